@@ -1,0 +1,93 @@
+//===--- ApiModel.cpp - What the tensor APIs look like to the checks ------===//
+
+#include "ApiModel.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringRef.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::tensor {
+namespace {
+
+// LibTorch: torch::Tensor is an alias of at::Tensor, which derives from
+// at::TensorBase (ATen/core/TensorBase.h). tt mirrors the at:: names.
+constexpr llvm::StringLiteral BuiltinTensorClasses[] = {
+    "::at::TensorBase", "::at::Tensor", "::tt::Tensor"};
+
+// torch::nn::Module (torch/nn/module.h) and tt::nn::Module: their `to()` moves
+// parameters in place, so a discarded result is correct there.
+constexpr llvm::StringLiteral BuiltinModuleClasses[] = {"::torch::nn::Module",
+                                                        "::tt::nn::Module"};
+
+// Out-of-place conversions of at::Tensor (TensorBody.h) and tt::Tensor: each
+// returns a new tensor (or the same storage under a new handle) and never
+// modifies its object. In-place variants end in '_' and are not listed.
+constexpr llvm::StringLiteral BuiltinConversionMethods[] = {
+    "to",         "toType",    "type_as", "half",  "bfloat16",
+    "cuda",       "cpu",       "pin_memory", "contiguous",
+    "clone",      "detach"};
+
+std::vector<std::string> parseList(llvm::StringRef Value) {
+  std::vector<std::string> Result;
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  Value.split(Parts, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Part : Parts)
+    if (!Part.trim().empty())
+      Result.push_back(Part.trim().str());
+  return Result;
+}
+
+std::string joinList(const std::vector<std::string> &Items) {
+  return llvm::join(Items, ";");
+}
+
+template <size_t N>
+std::vector<std::string> concat(const llvm::StringLiteral (&Builtin)[N],
+                                const std::vector<std::string> &Extra) {
+  std::vector<std::string> All(std::begin(Builtin), std::end(Builtin));
+  All.insert(All.end(), Extra.begin(), Extra.end());
+  return All;
+}
+
+std::vector<llvm::StringRef> refs(const std::vector<std::string> &Names) {
+  return {Names.begin(), Names.end()};
+}
+
+} // namespace
+
+ApiModel::ApiModel(const ClangTidyCheck::OptionsView &Options)
+    : ExtraTensorClasses(parseList(Options.getLocalOrGlobal("TensorClasses", ""))),
+      ExtraModuleClasses(parseList(Options.getLocalOrGlobal("ModuleClasses", ""))),
+      ExtraConversionMethods(
+          parseList(Options.getLocalOrGlobal("ConversionMethods", ""))),
+      TensorClasses(concat(BuiltinTensorClasses, ExtraTensorClasses)),
+      ModuleClasses(concat(BuiltinModuleClasses, ExtraModuleClasses)),
+      ConversionMethods(concat(BuiltinConversionMethods, ExtraConversionMethods)) {}
+
+void ApiModel::storeOptions(const ClangTidyCheck::OptionsView &Options,
+                            ClangTidyOptions::OptionMap &Map) const {
+  Options.store(Map, "TensorClasses", joinList(ExtraTensorClasses));
+  Options.store(Map, "ModuleClasses", joinList(ExtraModuleClasses));
+  Options.store(Map, "ConversionMethods", joinList(ExtraConversionMethods));
+}
+
+internal::Matcher<CXXRecordDecl> ApiModel::tensorClass() const {
+  return cxxRecordDecl(isSameOrDerivedFrom(hasAnyName(refs(TensorClasses))));
+}
+
+internal::Matcher<QualType> ApiModel::tensorValueType() const {
+  return hasCanonicalType(
+      qualType(unless(anyOf(referenceType(), pointerType())),
+               hasDeclaration(cxxRecordDecl(tensorClass()))));
+}
+
+internal::Matcher<CXXRecordDecl> ApiModel::moduleClass() const {
+  return cxxRecordDecl(isSameOrDerivedFrom(hasAnyName(refs(ModuleClasses))));
+}
+
+internal::Matcher<CXXMethodDecl> ApiModel::outOfPlaceConversion() const {
+  return cxxMethodDecl(hasAnyName(refs(ConversionMethods)),
+                       ofClass(tensorClass()), returns(tensorValueType()));
+}
+
+} // namespace clang::tidy::tensor

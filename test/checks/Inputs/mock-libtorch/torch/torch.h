@@ -1,0 +1,250 @@
+// A small mock of LibTorch 1.13's public C++ API for fast, hermetic check
+// tests: the same namespaces, class names, overload sets and return types as
+// the real headers (ATen/core/TensorBody.h, c10/core/Device.h,
+// torch/nn/module.h, torch/nn/pimpl.h), without the implementation. The
+// integration tests run the same checks against the real headers.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace c10 {
+enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
+constexpr DeviceType kCPU = DeviceType::CPU;
+constexpr DeviceType kCUDA = DeviceType::CUDA;
+using DeviceIndex = int8_t;
+struct Device {
+  Device(DeviceType type, DeviceIndex index = -1) : type_(type), index_(index) {}
+  Device(const std::string &device_string);
+  DeviceType type() const { return type_; }
+  bool is_cuda() const { return type_ == DeviceType::CUDA; }
+  bool is_cpu() const { return type_ == DeviceType::CPU; }
+  DeviceType type_;
+  DeviceIndex index_;
+};
+enum class ScalarType : int8_t { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 };
+constexpr ScalarType kByte = ScalarType::Byte;
+constexpr ScalarType kInt = ScalarType::Int;
+constexpr ScalarType kLong = ScalarType::Long;
+constexpr ScalarType kHalf = ScalarType::Half;
+constexpr ScalarType kFloat = ScalarType::Float;
+constexpr ScalarType kDouble = ScalarType::Double;
+constexpr ScalarType kBool = ScalarType::Bool;
+constexpr ScalarType kBFloat16 = ScalarType::BFloat16;
+enum class MemoryFormat : int8_t { Contiguous, Preserve };
+enum class Layout : int8_t { Strided };
+using IntArrayRef = std::vector<int64_t>;
+struct Scalar {
+  Scalar(double);
+  Scalar(int);
+  Scalar(int64_t);
+};
+struct TensorOptions {
+  TensorOptions() = default;
+  TensorOptions(ScalarType);
+  TensorOptions(Device);
+  TensorOptions(DeviceType);
+  TensorOptions dtype(ScalarType) const;
+  TensorOptions device(Device) const;
+  TensorOptions requires_grad(bool = true) const;
+  TensorOptions pinned_memory(bool = true) const;
+};
+inline TensorOptions device(Device d) { return TensorOptions().device(d); }
+inline TensorOptions dtype(ScalarType t) { return TensorOptions().dtype(t); }
+} // namespace c10
+
+namespace at {
+using c10::Device;
+using c10::DeviceType;
+using c10::IntArrayRef;
+using c10::kBFloat16;
+using c10::kBool;
+using c10::kCPU;
+using c10::kCUDA;
+using c10::kDouble;
+using c10::kFloat;
+using c10::kHalf;
+using c10::kInt;
+using c10::kLong;
+using c10::Layout;
+using c10::MemoryFormat;
+using c10::Scalar;
+using c10::ScalarType;
+using c10::TensorOptions;
+
+class TensorBase {
+public:
+  TensorBase() = default;
+  TensorBase(const TensorBase &) = default;
+  TensorBase &operator=(const TensorBase &) = default;
+  ~TensorBase();
+  int64_t dim() const;
+  int64_t numel() const;
+  IntArrayRef sizes() const;
+  Device device() const;
+  ScalarType scalar_type() const;
+  bool is_cuda() const;
+  bool defined() const;
+  TensorBase contiguous(MemoryFormat memory_format = MemoryFormat::Contiguous) const;
+  template <typename T> T *data_ptr() const;
+  template <typename T> T item() const;
+};
+
+class Tensor : public TensorBase {
+public:
+  Tensor() = default;
+  Tensor(const Tensor &) = default;
+  Tensor &operator=(const Tensor &) &;
+  Tensor &operator=(Tensor &&) &;
+  Tensor contiguous(MemoryFormat memory_format = MemoryFormat::Contiguous) const;
+  Tensor toType(ScalarType t) const;
+  Tensor cpu() const;
+  Tensor cuda() const;
+  Tensor pin_memory(std::optional<Device> device = std::nullopt) const;
+  Tensor detach() const;
+  Tensor &detach_() const;
+  Tensor type_as(const Tensor &other) const;
+  Tensor clone(std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  Tensor to(TensorOptions options = {}, bool non_blocking = false, bool copy = false,
+            std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false,
+            std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false,
+            std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  Tensor to(const Tensor &other, bool non_blocking = false, bool copy = false,
+            std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  Tensor &copy_(const Tensor &src, bool non_blocking = false) const;
+  Tensor &add_(const Tensor &other) const;
+  Tensor &mul_(const Scalar &other) const;
+  Tensor &zero_() const;
+  Tensor add(const Tensor &other) const;
+  Tensor sub(const Tensor &other) const;
+  Tensor mul(const Tensor &other) const;
+  Tensor div(const Tensor &other) const;
+  Tensor matmul(const Tensor &other) const;
+  Tensor mm(const Tensor &other) const;
+  Tensor sum() const;
+  Tensor mean() const;
+  Tensor argmax(int64_t dim, bool keepdim = false) const;
+  Tensor view(IntArrayRef size) const;
+  Tensor reshape(IntArrayRef size) const;
+  Tensor eq(const Tensor &other) const;
+  Tensor relu() const;
+  void backward() const;
+};
+
+Tensor operator+(const Tensor &, const Tensor &);
+Tensor operator-(const Tensor &, const Tensor &);
+Tensor operator*(const Tensor &, const Tensor &);
+Tensor operator/(const Tensor &, const Tensor &);
+Tensor operator+(const Tensor &, const Scalar &);
+Tensor operator*(const Tensor &, const Scalar &);
+Tensor operator*(const Scalar &, const Tensor &);
+Tensor matmul(const Tensor &, const Tensor &);
+Tensor mm(const Tensor &, const Tensor &);
+Tensor add(const Tensor &, const Tensor &);
+Tensor cat(const std::vector<Tensor> &, int64_t dim = 0);
+Tensor stack(const std::vector<Tensor> &, int64_t dim = 0);
+Tensor where(const Tensor &, const Tensor &, const Tensor &);
+Tensor relu(const Tensor &);
+} // namespace at
+
+namespace torch {
+using at::Tensor;
+using c10::Device;
+using c10::DeviceType;
+using c10::kBFloat16;
+using c10::kBool;
+using c10::kCPU;
+using c10::kCUDA;
+using c10::kDouble;
+using c10::kFloat;
+using c10::kHalf;
+using c10::kInt;
+using c10::kLong;
+using c10::TensorOptions;
+using c10::device;
+using c10::dtype;
+using Dtype = c10::ScalarType;
+using at::add;
+using at::cat;
+using at::matmul;
+using at::mm;
+using at::stack;
+using at::where;
+using at::relu;
+
+Tensor randn(c10::IntArrayRef size, const TensorOptions &options = {});
+Tensor rand(c10::IntArrayRef size, const TensorOptions &options = {});
+Tensor zeros(c10::IntArrayRef size, const TensorOptions &options = {});
+Tensor ones(c10::IntArrayRef size, const TensorOptions &options = {});
+Tensor empty(c10::IntArrayRef size, const TensorOptions &options = {});
+Tensor full(c10::IntArrayRef size, const c10::Scalar &value, const TensorOptions &options = {});
+Tensor arange(const c10::Scalar &end, const TensorOptions &options = {});
+Tensor tensor(double value, const TensorOptions &options = {});
+Tensor from_blob(void *data, c10::IntArrayRef sizes, const TensorOptions &options = {});
+
+namespace cuda {
+bool is_available();
+int device_count();
+} // namespace cuda
+
+struct NoGradGuard {
+  NoGradGuard();
+  ~NoGradGuard();
+};
+
+namespace nn {
+class Module : public std::enable_shared_from_this<Module> {
+public:
+  virtual ~Module() = default;
+  virtual void to(Device device, c10::ScalarType dtype, bool non_blocking = false);
+  virtual void to(c10::ScalarType dtype, bool non_blocking = false);
+  virtual void to(Device device, bool non_blocking = false);
+  std::vector<Tensor> parameters(bool recurse = true) const;
+  void train(bool on = true);
+  void eval();
+  template <typename ModuleType>
+  std::shared_ptr<ModuleType> register_module(std::string name, std::shared_ptr<ModuleType> module);
+  Tensor &register_parameter(std::string name, Tensor tensor, bool requires_grad = true);
+};
+
+template <typename Contained> class ModuleHolder {
+public:
+  template <typename... Args> explicit ModuleHolder(Args &&...args);
+  Contained *operator->();
+  const Contained *operator->() const;
+  Contained &operator*();
+  template <typename... Args> auto operator()(Args &&...args);
+  std::shared_ptr<Contained> ptr() const;
+};
+
+#define TORCH_MODULE(Name)                                                     \
+  class Name : public torch::nn::ModuleHolder<Name##Impl> {                    \
+  public:                                                                      \
+    using torch::nn::ModuleHolder<Name##Impl>::ModuleHolder;                   \
+  }
+
+struct LinearImpl : Module {
+  LinearImpl(int64_t in, int64_t out);
+  Tensor forward(const Tensor &input);
+  Tensor weight, bias;
+};
+TORCH_MODULE(Linear);
+
+namespace functional {
+Tensor mse_loss(const Tensor &input, const Tensor &target);
+Tensor cross_entropy(const Tensor &input, const Tensor &target);
+Tensor nll_loss(const Tensor &input, const Tensor &target);
+} // namespace functional
+} // namespace nn
+
+namespace data {
+template <typename Data = Tensor, typename Target = Tensor> struct Example {
+  Data data;
+  Target target;
+};
+} // namespace data
+} // namespace torch

@@ -1,0 +1,58 @@
+# lit configuration for the tensor-* check tests.
+import os
+import shutil
+
+import lit.formats
+
+config.name = "tensor-tidy checks"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".cpp", ".cu", ".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tt_binary_dir, "test", "checks")
+
+bin_dir = os.path.join(config.tt_binary_dir, "bin")
+lib_dir = os.path.join(config.tt_binary_dir, "lib")
+plugin = os.path.join(lib_dir, "TensorTidyModule.so")
+tensor_tidy = os.path.join(bin_dir, "tensor-tidy")
+tensor_clangd = os.path.join(bin_dir, "tensor-clangd")
+inputs = os.path.join(config.test_source_root, "Inputs")
+
+# Which front ends run each test; `lit --param frontends=plugin` narrows it.
+frontends = lit_config.params.get("frontends", "plugin,tensor-tidy,clangd")
+
+check_tidy = " ".join([
+    config.python, os.path.join(config.test_source_root, "check_tidy.py"),
+    "--frontends=" + frontends, "--clang-tidy=" + config.stock_clang_tidy,
+    "--plugin=" + plugin, "--tensor-tidy=" + tensor_tidy,
+    "--tensor-clangd=" + tensor_clangd, "--filecheck=" + config.filecheck,
+])
+config.substitutions.append(("%check_tidy", check_tidy))
+config.substitutions.append(("%clang_tidy_plugin",
+                             config.stock_clang_tidy + " -load=" + plugin))
+config.substitutions.append(("%tensor_tidy", tensor_tidy))
+config.substitutions.append(("%tensor_clangd", tensor_clangd))
+config.substitutions.append(("%FileCheck", config.filecheck))
+config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%mock_torch",
+                             "-isystem " + os.path.join(inputs, "mock-libtorch")))
+config.substitutions.append(("%tt_include", "-I " + os.path.join(
+    config.tt_source_dir, "runtime", "include")))
+config.substitutions.append(("%inputs", inputs))
+
+# The real LibTorch headers (Debian libtorch-dev), for integration tests.
+torch_api = "/usr/include/torch/csrc/api/include"
+if os.path.exists(os.path.join(torch_api, "torch", "torch.h")):
+    config.available_features.add("libtorch")
+    config.substitutions.append(("%libtorch", "-isystem " + torch_api))
+
+# An older clang-tidy, to show the plugin refuses to load into it.
+for old in ("clang-tidy-14", "clang-tidy-15", "clang-tidy-16", "clang-tidy-17",
+            "clang-tidy-18"):
+    path = shutil.which(old)
+    if path:
+        config.available_features.add("old-clang-tidy")
+        config.substitutions.append(("%old_clang_tidy", path))
+        break
+
+config.environment["HOME"] = os.environ.get("HOME", "/tmp")
