@@ -1,10 +1,10 @@
 //===--- ApiModel.cpp - What the tensor APIs look like to the checks ------===//
 
 #include "ApiModel.h"
+#include "clang/AST/DeclCXX.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
-
-using namespace clang::ast_matchers;
 
 namespace clang::tidy::tensor {
 namespace {
@@ -49,8 +49,34 @@ std::vector<std::string> concat(const llvm::StringLiteral (&Builtin)[N],
   return All;
 }
 
-std::vector<llvm::StringRef> refs(const std::vector<std::string> &Names) {
-  return {Names.begin(), Names.end()};
+// hasAnyName's rule: "::a::B" names exactly that declaration, "B" or "a::B"
+// any declaration whose qualified name ends with it.
+bool nameListed(const NamedDecl *D, const std::vector<std::string> &Names) {
+  std::string Qualified = "::" + D->getQualifiedNameAsString();
+  llvm::StringRef Q(Qualified);
+  return llvm::any_of(Names, [&](const std::string &N) {
+    llvm::StringRef Name(N);
+    if (Name.starts_with("::"))
+      return Q == Name;
+    return Q.ends_with(Name) && Q.drop_back(Name.size()).ends_with("::");
+  });
+}
+
+bool sameOrDerivedFromListed(const CXXRecordDecl *RD,
+                             const std::vector<std::string> &Names,
+                             unsigned Depth = 0) {
+  if (!RD || Depth > 16)
+    return false;
+  if (nameListed(RD, Names))
+    return true;
+  RD = RD->getDefinition();
+  if (!RD)
+    return false;
+  for (const CXXBaseSpecifier &Base : RD->bases())
+    if (sameOrDerivedFromListed(Base.getType()->getAsCXXRecordDecl(), Names,
+                                Depth + 1))
+      return true;
+  return false;
 }
 
 } // namespace
@@ -71,23 +97,25 @@ void ApiModel::storeOptions(const ClangTidyCheck::OptionsView &Options,
   Options.store(Map, "ConversionMethods", joinList(ExtraConversionMethods));
 }
 
-internal::Matcher<CXXRecordDecl> ApiModel::tensorClass() const {
-  return cxxRecordDecl(isSameOrDerivedFrom(hasAnyName(refs(TensorClasses))));
+bool ApiModel::isTensorClass(const CXXRecordDecl *RD) const {
+  return sameOrDerivedFromListed(RD, TensorClasses);
 }
 
-internal::Matcher<QualType> ApiModel::tensorValueType() const {
-  return hasCanonicalType(
-      qualType(unless(anyOf(referenceType(), pointerType())),
-               hasDeclaration(cxxRecordDecl(tensorClass()))));
+bool ApiModel::isModuleClass(const CXXRecordDecl *RD) const {
+  return sameOrDerivedFromListed(RD, ModuleClasses);
 }
 
-internal::Matcher<CXXRecordDecl> ApiModel::moduleClass() const {
-  return cxxRecordDecl(isSameOrDerivedFrom(hasAnyName(refs(ModuleClasses))));
+bool ApiModel::isTensorValueType(QualType T) const {
+  if (T.isNull() || T->isReferenceType() || T->isPointerType())
+    return false;
+  return isTensorClass(T.getCanonicalType()->getAsCXXRecordDecl());
 }
 
-internal::Matcher<CXXMethodDecl> ApiModel::outOfPlaceConversion() const {
-  return cxxMethodDecl(hasAnyName(refs(ConversionMethods)),
-                       ofClass(tensorClass()), returns(tensorValueType()));
+bool ApiModel::isOutOfPlaceConversion(const CXXMethodDecl *MD) const {
+  return MD && MD->getDeclName().isIdentifier() &&
+         llvm::is_contained(ConversionMethods, MD->getName()) &&
+         isTensorClass(MD->getParent()) &&
+         isTensorValueType(MD->getReturnType());
 }
 
 } // namespace clang::tidy::tensor

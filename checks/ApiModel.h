@@ -23,14 +23,16 @@ namespace clang::tidy::tensor {
 ///
 /// Options (read with getLocalOrGlobal, so they can be set once for all
 /// `tensor-*` checks as global CheckOptions or per check):
-///  - `TensorClasses`: extra fully qualified tensor class names (`;`-separated),
-///    added to `::at::TensorBase;::at::Tensor;::tt::Tensor`.
+///  - `TensorClasses`: extra tensor class names (`;`-separated), added to
+///    `::at::TensorBase;::at::Tensor;::tt::Tensor`.
 ///  - `ModuleClasses`: extra module base classes, added to
 ///    `::torch::nn::Module;::tt::nn::Module`.
 ///  - `ConversionMethods`: extra out-of-place conversion method names, added
 ///    to the built-in set (`to`, `toType`, `type_as`, `cuda`, `cpu`, ...).
-/// Names are matched against the canonical declaration, so list the class a
-/// typedef names (`::at::Tensor`), not the typedef (`torch::Tensor`).
+/// Class names follow hasAnyName: `::ns::Name` is exact, `Name` or `ns::Name`
+/// matches any enclosing namespace. They are compared with the declaration a
+/// typedef names, so list `::at::Tensor`, not `torch::Tensor`. A class that
+/// derives from a listed class is one too.
 class ApiModel {
 public:
   explicit ApiModel(const ClangTidyCheck::OptionsView &Options);
@@ -39,29 +41,34 @@ public:
   void storeOptions(const ClangTidyCheck::OptionsView &Options,
                     ClangTidyOptions::OptionMap &Map) const;
 
-  /// A class that is, or derives from, a tensor class.
-  ast_matchers::internal::Matcher<CXXRecordDecl> tensorClass() const;
-
-  /// A type whose canonical, unqualified form is a tensor class, held by
-  /// value (references and pointers do not match).
-  ast_matchers::internal::Matcher<QualType> tensorValueType() const;
-
-  /// A class that is, or derives from, a module class.
-  ast_matchers::internal::Matcher<CXXRecordDecl> moduleClass() const;
-
-  /// A method of a tensor class that returns a new tensor by value and
-  /// leaves its object unchanged: `to`, `cuda`, `contiguous`, ...
-  ast_matchers::internal::Matcher<CXXMethodDecl> outOfPlaceConversion() const;
+  bool isTensorClass(const CXXRecordDecl *RD) const;
+  bool isModuleClass(const CXXRecordDecl *RD) const;
+  /// A tensor held by value: references and pointers to tensors are not.
+  bool isTensorValueType(QualType T) const;
+  /// A method of a tensor class, listed as a conversion, that returns a new
+  /// tensor by value and so leaves its object unchanged.
+  bool isOutOfPlaceConversion(const CXXMethodDecl *MD) const;
 
 private:
   std::vector<std::string> ExtraTensorClasses;
   std::vector<std::string> ExtraModuleClasses;
   std::vector<std::string> ExtraConversionMethods;
-  // Built-in plus extra names, in the form hasAnyName expects.
+  // Built-in plus extra names.
   std::vector<std::string> TensorClasses;
   std::vector<std::string> ModuleClasses;
   std::vector<std::string> ConversionMethods;
 };
+
+/// Matcher forms of the model's predicates, for use in registerMatchers.
+AST_MATCHER_P(CXXRecordDecl, isTensorClass, const ApiModel *, Api) {
+  return Api->isTensorClass(&Node);
+}
+AST_MATCHER_P(CXXRecordDecl, isModuleClass, const ApiModel *, Api) {
+  return Api->isModuleClass(&Node);
+}
+AST_MATCHER_P(CXXMethodDecl, isOutOfPlaceConversion, const ApiModel *, Api) {
+  return Api->isOutOfPlaceConversion(&Node);
+}
 
 } // namespace clang::tidy::tensor
 

@@ -3,7 +3,6 @@
 #include "DiscardedCastCheck.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -13,73 +12,23 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::tensor {
 namespace {
 
-enum class Use { Used, Discarded, CastToVoid };
-
-// Nodes that carry a value up unchanged: temporaries' bookkeeping, parens,
-// no-op implicit casts.
-bool isTransparent(const Stmt *S) {
-  return isa<ExprWithCleanups, CXXBindTemporaryExpr, MaterializeTemporaryExpr,
-             ParenExpr, ConstantExpr, ImplicitCastExpr>(S);
-}
-
-const Stmt *parentOf(const Stmt *S, ASTContext &Ctx) {
-  auto Parents = Ctx.getParents(*S);
-  return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-}
-
-// Is the value of E thrown away by the statement around it?
-Use useOf(const Expr *E, ASTContext &Ctx) {
-  const Stmt *Child = E;
-  const Stmt *Parent = parentOf(Child, Ctx);
-  while (Parent && isTransparent(Parent)) {
-    Child = Parent;
-    Parent = parentOf(Child, Ctx);
+// Nodes that carry a value unchanged: temporaries' bookkeeping, parens,
+// no-op implicit conversions.
+const Expr *skipTransparent(const Expr *E) {
+  while (true) {
+    if (const auto *FE = dyn_cast<FullExpr>(E))
+      E = FE->getSubExpr();
+    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BT->getSubExpr();
+    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MT->getSubExpr();
+    else if (const auto *P = dyn_cast<ParenExpr>(E))
+      E = P->getSubExpr();
+    else if (const auto *IC = dyn_cast<ImplicitCastExpr>(E))
+      E = IC->getSubExpr();
+    else
+      return E;
   }
-  if (!Parent)
-    return Use::Used;
-
-  if (const auto *CS = dyn_cast<CompoundStmt>(Parent)) {
-    // The last statement of a GNU statement expression is its value.
-    const Stmt *Outer = parentOf(CS, Ctx);
-    if (Outer && isa<StmtExpr>(Outer) && CS->body_back() == Child)
-      return Use::Used;
-    return Use::Discarded;
-  }
-  if (const auto *If = dyn_cast<IfStmt>(Parent))
-    return If->getThen() == Child || If->getElse() == Child ? Use::Discarded
-                                                            : Use::Used;
-  if (const auto *For = dyn_cast<ForStmt>(Parent))
-    return For->getBody() == Child || For->getInit() == Child ||
-                   For->getInc() == Child
-               ? Use::Discarded
-               : Use::Used;
-  if (const auto *While = dyn_cast<WhileStmt>(Parent))
-    return While->getBody() == Child ? Use::Discarded : Use::Used;
-  if (const auto *Do = dyn_cast<DoStmt>(Parent))
-    return Do->getBody() == Child ? Use::Discarded : Use::Used;
-  if (const auto *Range = dyn_cast<CXXForRangeStmt>(Parent))
-    return Range->getBody() == Child ? Use::Discarded : Use::Used;
-  if (const auto *Case = dyn_cast<SwitchCase>(Parent))
-    return Case->getSubStmt() == Child ? Use::Discarded : Use::Used;
-  if (isa<LabelStmt, AttributedStmt>(Parent))
-    return Use::Discarded;
-  if (const auto *BO = dyn_cast<BinaryOperator>(Parent)) {
-    if (!BO->isCommaOp())
-      return Use::Used;
-    if (BO->getLHS()->IgnoreParens() == Child ||
-        BO->getLHS()->IgnoreImplicit() == Child || BO->getLHS() == Child)
-      return Use::Discarded;
-    return useOf(BO, Ctx);
-  }
-  if (const auto *CO = dyn_cast<ConditionalOperator>(Parent)) {
-    if (CO->getCond() == Child)
-      return Use::Used;
-    return useOf(CO, Ctx);
-  }
-  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Parent))
-    return Cast->getTypeAsWritten()->isVoidType() ? Use::CastToVoid
-                                                  : Use::Used;
-  return Use::Used;
 }
 
 // A receiver that `x = x.to(...)` may assign to: a non-const variable or
@@ -91,13 +40,38 @@ bool isAssignableName(const Expr *Recv) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Recv))
     return isa<VarDecl>(DRE->getDecl());
   if (const auto *ME = dyn_cast<MemberExpr>(Recv)) {
-    if (ME->isArrow() && !isa<CXXThisExpr>(ME->getBase()->IgnoreImpCasts()))
+    const Expr *Base = ME->getBase()->IgnoreImpCasts();
+    if (!isa<FieldDecl>(ME->getMemberDecl()))
       return false;
-    return isa<FieldDecl>(ME->getMemberDecl()) &&
-           (isa<CXXThisExpr>(ME->getBase()->IgnoreImpCasts()) ||
-            isAssignableName(ME->getBase()));
+    if (isa<CXXThisExpr>(Base))
+      return true;
+    return !ME->isArrow() && isAssignableName(Base);
   }
   return false;
+}
+
+// Is D inside a template instantiation? Then the code the user wrote may be
+// dependent, and rewriting it could break other instantiations.
+bool isInInstantiation(const Decl *D) {
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent()) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(DC)) {
+      if (FD->isTemplateInstantiation())
+        return true;
+    } else if (const auto *RD = dyn_cast<CXXRecordDecl>(DC)) {
+      if (RD->getTemplateSpecializationKind() != TSK_Undeclared)
+        return true;
+    }
+  }
+  return false;
+}
+
+const Decl *namedDecl(const Expr *Recv) {
+  Recv = Recv->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Recv))
+    return DRE->getDecl();
+  if (const auto *ME = dyn_cast<MemberExpr>(Recv))
+    return ME->getMemberDecl();
+  return nullptr;
 }
 
 StringRef textOf(SourceRange R, const SourceManager &SM,
@@ -117,44 +91,87 @@ void DiscardedCastCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   TensorCheck::storeOptions(Opts);
 }
 
+// The matchers find expressions in statement position, top-down; the
+// callback then looks inside them for conversions. Walking up from each
+// conversion instead would build clang's parent map for the whole TU, which
+// costs seconds on a TU that includes <torch/torch.h>.
 void DiscardedCastCheck::registerMatchers(MatchFinder *Finder) {
-  auto Conversion =
-      cxxMemberCallExpr(callee(cxxMethodDecl(Api.outOfPlaceConversion())),
-                        unless(isExpansionInSystemHeader()));
+  auto S = expr().bind("stmt");
+  auto User = unless(isExpansionInSystemHeader());
+  Finder->addMatcher(compoundStmt(User, forEach(S)), this);
+  Finder->addMatcher(ifStmt(User, eachOf(hasThen(S), hasElse(S))), this);
   Finder->addMatcher(
-      cxxMemberCallExpr(Conversion, unless(isInTemplateInstantiation()))
-          .bind("call"),
+      forStmt(User, eachOf(hasLoopInit(S), hasIncrement(S), hasBody(S))),
       this);
-  // Dependent calls only resolve to a conversion in an instantiation.
-  Finder->addMatcher(
-      cxxMemberCallExpr(Conversion, isInTemplateInstantiation())
-          .bind("instantiated"),
-      this);
+  Finder->addMatcher(whileStmt(User, hasBody(S)), this);
+  Finder->addMatcher(doStmt(User, hasBody(S)), this);
+  Finder->addMatcher(cxxForRangeStmt(User, hasBody(S)), this);
+  Finder->addMatcher(switchCase(User, forEach(S)), this);
+  Finder->addMatcher(labelStmt(User, forEach(S)), this);
+  // The left operand of a comma is discarded wherever the comma is.
+  Finder->addMatcher(binaryOperator(User, hasOperatorName(","), hasLHS(S)),
+                     this);
+  // A statement expression's last statement is its value, not discarded.
+  // This matcher fires before those on its body (matches run pre-order).
+  Finder->addMatcher(stmtExpr(User).bind("stmt-expr"), this);
 }
 
 void DiscardedCastCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("call");
-  const bool Instantiated = Call == nullptr;
-  if (!Call)
-    Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("instantiated");
-  const auto *Callee = dyn_cast_or_null<MemberExpr>(Call->getCallee());
+  if (const auto *SE = Result.Nodes.getNodeAs<StmtExpr>("stmt-expr")) {
+    if (const Stmt *Last = SE->getSubStmt()->body_back())
+      ValueStatements.insert(Last);
+    return;
+  }
+  const auto *E = Result.Nodes.getNodeAs<Expr>("stmt");
+  if (!E || ValueStatements.contains(E))
+    return;
+  findDiscarded(E, /*CastToVoid=*/false, Result);
+}
+
+// Descends through the parts of E whose value is discarded with E.
+void DiscardedCastCheck::findDiscarded(
+    const Expr *E, bool CastToVoid, const MatchFinder::MatchResult &Result) {
+  E = skipTransparent(E);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isCommaOp()) {
+      findDiscarded(BO->getLHS(), false, Result);
+      findDiscarded(BO->getRHS(), CastToVoid, Result);
+    }
+    return;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    findDiscarded(CO->getTrueExpr(), CastToVoid, Result);
+    findDiscarded(CO->getFalseExpr(), CastToVoid, Result);
+    return;
+  }
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
+    if (Cast->getTypeAsWritten()->isVoidType())
+      findDiscarded(Cast->getSubExpr(), true, Result);
+    return;
+  }
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E))
+    if (Api.isOutOfPlaceConversion(Call->getMethodDecl()) &&
+        !(CastToVoid && AllowCastToVoid))
+      report(Call, CastToVoid, Result);
+}
+
+void DiscardedCastCheck::report(const CXXMemberCallExpr *Call,
+                                bool CastToVoid,
+                                const MatchFinder::MatchResult &Result) {
+  const auto *Callee = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens());
   const Expr *Recv = Call->getImplicitObjectArgument();
   if (!Callee || !Recv)
     return;
-
-  Use U = useOf(Call, *Result.Context);
-  if (U == Use::Used || (U == Use::CastToVoid && AllowCastToVoid))
-    return;
-
   const SourceManager &SM = *Result.SourceManager;
   const LangOptions &LO = Result.Context->getLangOpts();
   // Inside a macro body the user's code is the expansion site.
   SourceLocation Loc = SM.getExpansionLoc(Callee->getMemberLoc());
+  // A template's call is seen in the pattern and in every instantiation.
   if (!Reported.insert(Loc).second)
     return;
 
-  const bool InMacro = Call->getBeginLoc().isMacroID() ||
-                       Call->getEndLoc().isMacroID();
+  const bool InMacro =
+      Call->getBeginLoc().isMacroID() || Call->getEndLoc().isMacroID();
   // In a macro, the receiver may still be spelled by the user as an argument.
   SourceRange RecvRange = Recv->getSourceRange();
   if (InMacro)
@@ -164,19 +181,21 @@ void DiscardedCastCheck::check(const MatchFinder::MatchResult &Result) {
   StringRef RecvText = This && This->isImplicit()
                            ? StringRef("this")
                            : textOf(RecvRange, SM, LO);
-  std::string Object = RecvText.empty() ? std::string("the tensor")
-                                        : ("'" + RecvText + "'").str();
-  if (Callee->isArrow() && !RecvText.empty())
-    Object = ("'*" + RecvText + "'").str();
   std::string Method = Callee->getMemberNameInfo().getAsString();
-  std::string CallText =
-      RecvText.empty()
-          ? "'" + Method + "(...)'"
-          : "'" + RecvText.str() + (Callee->isArrow() ? "->" : ".") + Method +
-                "(...)'";
+  std::string Object, CallText;
+  if (RecvText.empty()) {
+    Object = "the tensor";
+    CallText = "'" + Method + "(...)'";
+  } else {
+    Object = (Callee->isArrow() ? "'*" : "'") + RecvText.str() + "'";
+    CallText = "'" + RecvText.str() + (Callee->isArrow() ? "->" : ".") +
+               Method + "(...)'";
+  }
 
-  const bool CanFix = !InMacro && !Instantiated && !Callee->isArrow() &&
-                      U == Use::Discarded && isAssignableName(Recv);
+  const Decl *Named = namedDecl(Recv);
+  const bool CanFix = !InMacro && !CastToVoid && !Callee->isArrow() &&
+                      isAssignableName(Recv) && Named &&
+                      !isInInstantiation(Named);
   {
     auto Diag = diag(Loc, "result of %0 is discarded; tensor conversions "
                           "return a new tensor and leave %1 unchanged")
@@ -187,10 +206,11 @@ void DiscardedCastCheck::check(const MatchFinder::MatchResult &Result) {
   }
   if (CanFix)
     return;
-  const Expr *Named = Recv->IgnoreParenImpCasts();
-  if (Named->getType().isConstQualified() && !Callee->isArrow())
-    diag(Loc, "%0 is const; assign the result to a new variable to keep the "
-              "converted tensor",
+  if (!Callee->isArrow() &&
+      Recv->IgnoreParenImpCasts()->getType().isConstQualified())
+    diag(Loc,
+         "%0 is const; assign the result to a new variable to keep the "
+         "converted tensor",
          DiagnosticIDs::Note)
         << Object;
   else

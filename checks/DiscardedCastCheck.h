@@ -36,13 +36,23 @@ public:
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void onStartOfTranslationUnit() override { Reported.clear(); }
+  void onStartOfTranslationUnit() override {
+    Reported.clear();
+    ValueStatements.clear();
+  }
 
 private:
+  void findDiscarded(const Expr *E, bool CastToVoid,
+                     const ast_matchers::MatchFinder::MatchResult &Result);
+  void report(const CXXMemberCallExpr *Call, bool CastToVoid,
+              const ast_matchers::MatchFinder::MatchResult &Result);
+
   const bool AllowCastToVoid;
   // Expansion locations already warned about: a template's call is seen once
   // in the pattern and again in every instantiation.
   llvm::DenseSet<SourceLocation> Reported;
+  // Last statements of GNU statement expressions: their value is used.
+  llvm::DenseSet<const Stmt *> ValueStatements;
 };
 
 } // namespace clang::tidy::tensor

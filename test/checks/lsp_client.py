@@ -241,6 +241,10 @@ def diagnose_and_fix(clangd, source, check, tidy_args, compile_args):
     if edits:
         with open(source, "w", encoding="utf-8") as f:
             f.write(apply_edits(text, edits))
+    # clang-tidy prints diagnostics sorted by position; clangd publishes them
+    # in the order its callbacks ran.
+    diags.sort(key=lambda d: (d["range"]["start"]["line"],
+                              d["range"]["start"]["character"]))
     return "\n".join(format_diagnostic(source, d) for d in diags) + "\n"
 
 
