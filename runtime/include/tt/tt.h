@@ -1,0 +1,16 @@
+// The tt tensor runtime: `#include <tt/tt.h>`, link `tt::runtime`.
+// See docs/runtime.md for the API overview and the TT_* variables.
+#pragma once
+
+#include "tt/backend.h"
+#include "tt/device.h"
+#include "tt/errors.h"
+#include "tt/factories.h"
+#include "tt/half.h"
+#include "tt/int_array_ref.h"
+#include "tt/ops.h"
+#include "tt/options.h"
+#include "tt/scalar.h"
+#include "tt/scalar_type.h"
+#include "tt/tensor.h"
+#include "tt/validate.h"

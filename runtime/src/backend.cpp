@@ -1,0 +1,120 @@
+// Backend registry, the cpu backend and the emulated cuda backend.
+#include "tt/backend.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <string>
+
+#include "tt/errors.h"
+
+namespace tt {
+
+namespace {
+
+// 64-byte alignment: a full cache line and what AVX-512 loads like.
+void* host_alloc(size_t nbytes) {
+  const size_t rounded = ((nbytes == 0 ? 1 : nbytes) + 63) / 64 * 64;
+  void* p = std::aligned_alloc(64, rounded);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+class CpuBackend final : public Backend {
+ public:
+  int device_count() const override { return 1; }
+  void* allocate(size_t nbytes, int) override { return host_alloc(nbytes); }
+  void deallocate(void* p, size_t, int) noexcept override { std::free(p); }
+  void copy(void* dst, Device, const void* src, Device, size_t nbytes, bool) override {
+    if (nbytes) std::memcpy(dst, src, nbytes);
+  }
+  void* allocate_pinned(size_t nbytes) override { return host_alloc(nbytes); }
+  void deallocate_pinned(void* p, size_t) noexcept override { std::free(p); }
+  bool host_accessible() const override { return true; }
+  const char* name() const override { return "cpu"; }
+};
+
+// cuda:N backed by host memory: every device rule applies, the cpu kernels
+// do the arithmetic (cf. PyTorch's meta/fake devices, but with real data).
+class EmulatedCudaBackend final : public Backend {
+ public:
+  explicit EmulatedCudaBackend(int n) : n_(n) {}
+  int device_count() const override { return n_; }
+  void* allocate(size_t nbytes, int) override { return host_alloc(nbytes); }
+  void deallocate(void* p, size_t, int) noexcept override { std::free(p); }
+  void copy(void* dst, Device, const void* src, Device, size_t nbytes, bool) override {
+    if (nbytes) std::memcpy(dst, src, nbytes);
+  }
+  void* allocate_pinned(size_t nbytes) override { return host_alloc(nbytes); }
+  void deallocate_pinned(void* p, size_t) noexcept override { std::free(p); }
+  bool host_accessible() const override { return true; }
+  const char* name() const override { return "emulated"; }
+
+ private:
+  int n_;
+};
+
+struct Registry {
+  std::mutex mu;
+  std::shared_ptr<Backend> cpu = std::make_shared<CpuBackend>();
+  std::shared_ptr<Backend> cuda;
+  bool cuda_env_read = false;
+};
+
+Registry& registry() {
+  static Registry* r = new Registry;  // leaked: tensors may die after static destructors run
+  return *r;
+}
+
+int env_emulated_devices() {
+  const char* on = std::getenv("TT_EMULATE_CUDA");
+  if (!on || std::string(on).empty() || std::string(on) == "0") return 0;
+  int n = 1;
+  if (const char* c = std::getenv("TT_EMULATE_CUDA_DEVICES"); c && *c) {
+    n = std::atoi(c);
+    if (n < 1) n = 1;
+    if (n > 16) n = 16;
+  }
+  return n;
+}
+
+}  // namespace
+
+void register_backend(DeviceType type, std::shared_ptr<Backend> backend) {
+  auto& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  if (type == DeviceType::CUDA) {
+    r.cuda = std::move(backend);
+    r.cuda_env_read = true;  // an explicit registration wins over the environment
+  }
+}
+
+std::shared_ptr<Backend> get_backend(DeviceType type) {
+  auto& r = registry();
+  if (type == DeviceType::CPU) return r.cpu;
+  std::lock_guard<std::mutex> lock(r.mu);
+  if (!r.cuda_env_read) {
+    r.cuda_env_read = true;
+    if (int n = env_emulated_devices(); n > 0 && !r.cuda) r.cuda = std::make_shared<EmulatedCudaBackend>(n);
+  }
+  return r.cuda;
+}
+
+void set_cuda_emulation(int devices) {
+  auto& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.cuda_env_read = true;
+  if (r.cuda && std::string(r.cuda->name()) != "emulated") return;  // never hide a real GPU
+  r.cuda = devices > 0 ? std::make_shared<EmulatedCudaBackend>(devices) : nullptr;
+}
+
+namespace cuda {
+bool is_available() { return device_count() > 0; }
+int device_count() {
+  auto b = get_backend(DeviceType::CUDA);
+  return b ? b->device_count() : 0;
+}
+}  // namespace cuda
+
+}  // namespace tt

@@ -1,0 +1,81 @@
+// Matrix products: OpenBLAS for float32/float64; float16/bfloat16 convert
+// tiles to float32 and call sgemm; integers use a plain triple loop.
+#include <cblas.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "../dtype_dispatch.h"
+#include "kernels.h"
+#include "loops.h"
+
+namespace tt::detail::kernels {
+
+namespace {
+
+// Rows of A converted per tile: bounds the float32 scratch to
+// kTileRows x (k + n) floats beside B's copy.
+constexpr int64_t kTileRows = 256;
+
+template <class T>
+void gemm_16bit(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n) {
+  std::vector<float> bf(static_cast<size_t>(k * n));
+  for (int64_t i = 0; i < k * n; ++i) bf[i] = float(b[i]);
+  std::vector<float> af(static_cast<size_t>(std::min(m, kTileRows) * k));
+  std::vector<float> cf(static_cast<size_t>(std::min(m, kTileRows) * n));
+  for (int64_t r0 = 0; r0 < m; r0 += kTileRows) {
+    const int64_t rows = std::min(kTileRows, m - r0);
+    for (int64_t i = 0; i < rows * k; ++i) af[i] = float(a[r0 * k + i]);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(rows), static_cast<int>(n),
+                static_cast<int>(k), 1.0f, af.data(), static_cast<int>(k), bf.data(), static_cast<int>(n), 0.0f,
+                cf.data(), static_cast<int>(n));
+    for (int64_t i = 0; i < rows * n; ++i) c[r0 * n + i] = T(cf[i]);
+  }
+}
+
+template <class T>
+void gemm_plain(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n) {
+  std::fill(c, c + m * n, T(0));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p) {
+      const T av = a[i * k + p];
+      for (int64_t j = 0; j < n; ++j) c[i * n + j] = static_cast<T>(c[i * n + j] + av * b[p * n + j]);
+    }
+}
+
+}  // namespace
+
+void gemm(const TensorImpl& at, const TensorImpl& bt, const TensorImpl& ct, int64_t batch, int64_t m, int64_t k,
+          int64_t n) {
+  visit_dtype(at.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* a = reinterpret_cast<const T*>(at.data());
+    const T* b = reinterpret_cast<const T*>(bt.data());
+    T* c = reinterpret_cast<T*>(ct.data());
+    for (int64_t i = 0; i < batch; ++i) {
+      const T* ai = a + i * m * k;
+      const T* bi = b + i * k * n;
+      T* ci = c + i * m * n;
+      if (m == 0 || n == 0) continue;
+      if (k == 0) {
+        std::fill(ci, ci + m * n, T(0));
+        continue;
+      }
+      if constexpr (std::is_same_v<T, float>) {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
+                    static_cast<int>(k), 1.0f, ai, static_cast<int>(k), bi, static_cast<int>(n), 0.0f, ci,
+                    static_cast<int>(n));
+      } else if constexpr (std::is_same_v<T, double>) {
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
+                    static_cast<int>(k), 1.0, ai, static_cast<int>(k), bi, static_cast<int>(n), 0.0, ci,
+                    static_cast<int>(n));
+      } else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+        gemm_16bit<T>(ai, bi, ci, m, k, n);
+      } else if constexpr (!std::is_same_v<T, bool>) {
+        gemm_plain<T>(ai, bi, ci, m, k, n);
+      }
+    }
+  });
+}
+
+}  // namespace tt::detail::kernels

@@ -1,0 +1,47 @@
+// Internal: splitting work across threads (OpenMP when built with it).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace tt::detail {
+
+// Below this many elements a second thread costs more than it saves.
+constexpr int64_t kParallelGrain = 32768;
+
+inline int max_threads() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+// Calls f(begin, end) over [0, n) in at most max_threads() contiguous
+// chunks of at least `grain` elements; f must not throw.
+template <class F>
+void parallel_for(int64_t n, int64_t grain, const F& f) {
+  if (n <= 0) return;
+#ifdef _OPENMP
+  int64_t nt = std::min<int64_t>(max_threads(), (n + grain - 1) / std::max<int64_t>(grain, 1));
+  if (nt > 1 && !omp_in_parallel()) {
+#pragma omp parallel num_threads(static_cast<int>(nt))
+    {
+      const int64_t t = omp_get_thread_num();
+      const int64_t threads = omp_get_num_threads();
+      const int64_t chunk = (n + threads - 1) / threads;
+      const int64_t b = t * chunk, e = std::min(n, b + chunk);
+      if (b < e) f(b, e);
+    }
+    return;
+  }
+#endif
+  (void)grain;
+  f(0, n);
+}
+
+}  // namespace tt::detail

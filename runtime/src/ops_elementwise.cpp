@@ -1,0 +1,278 @@
+// Elementwise ops: arithmetic, comparisons, unary math, pow, clamp, the
+// in-place forms and the operators. Device and dtype decisions go through
+// dispatch.h; shapes broadcast as numpy.
+#include <optional>
+
+#include "dispatch.h"
+#include "internal_ops.h"
+#include "kernels/kernels.h"
+#include "tensor_impl.h"
+#include "tt/errors.h"
+#include "tt/ops.h"
+
+namespace tt {
+
+using detail::impl_of;
+using detail::kernels::BinaryOp;
+using detail::kernels::UnaryOp;
+
+namespace {
+
+bool is_comparison(BinaryOp op) { return op >= BinaryOp::Eq; }
+
+// The second operand of a binary op: a tensor or a C++ scalar.
+struct Rhs {
+  const Tensor* tensor = nullptr;
+  const Scalar* scalar = nullptr;
+};
+
+ScalarType rhs_dtype(const Rhs& r, const SourceLoc& loc) {
+  return r.tensor ? impl_of(*r.tensor, loc).dtype : r.scalar->type();
+}
+
+// PyTorch's argument checks that come before any computation.
+void check_bool_ops(BinaryOp op, ScalarType a, const Rhs& b, const SourceLoc& loc) {
+  if (op != BinaryOp::Sub || a != ScalarType::Bool) return;
+  if (rhs_dtype(b, loc) == ScalarType::Bool) {
+    if (b.tensor) {
+      throw ValueError(
+          "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
+          "operator instead.",
+          loc);
+    }
+    throw ValueError(
+        "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use "
+        "the `~` or `logical_not()` operator instead.",
+        loc);
+  }
+}
+
+// out = a op b (or b op a when reversed, for scalar-first forms).
+Tensor binary_op(BinaryOp op, const char* name, const Tensor& a, const Rhs& b, const Scalar& alpha, bool reversed,
+                 const SourceLoc& loc) {
+  const auto& ai = impl_of(a, loc);
+  check_bool_ops(op, ai.dtype, b, loc);
+  const ScalarType common = b.tensor ? detail::result_type({&a, b.tensor}, {}) : detail::result_type({&a}, {b.scalar});
+  ScalarType compute = common;
+  if (op == BinaryOp::Div && !is_floating_type(common)) compute = default_dtype();  // true division
+  if (op == BinaryOp::Pow && is_integral_type(common, true) && b.scalar && b.scalar->is_integral() &&
+      b.scalar->to_long() < 0) {
+    throw ValueError("Integers to negative integer powers are not allowed.", loc);
+  }
+  std::vector<Tensor> operands{a, b.tensor ? *b.tensor : detail::scalar_to_tensor(*b.scalar, compute)};
+  const Device device = detail::unify_devices(operands, name, loc);
+  detail::require_host_kernels(device, loc);
+  const auto& x = impl_of(operands[0], loc);
+  const auto& y = impl_of(operands[1], loc);
+  const auto shape = detail::broadcast_shape(x.sizes, y.sizes, loc);
+  Tensor xa = detail::expand_internal(detail::to_dtype_internal(operands[0], compute, loc), shape, loc);
+  Tensor ya = detail::expand_internal(detail::to_dtype_internal(operands[1], compute, loc), shape, loc);
+  if (reversed) std::swap(xa, ya);
+  Tensor out = detail::make_empty(shape, is_comparison(op) ? ScalarType::Bool : compute, device, loc);
+  detail::kernels::binary(op, impl_of(out, loc), impl_of(xa, loc), impl_of(ya, loc), alpha);
+  return out;
+}
+
+// self = self op other, PyTorch's in-place rules: other broadcasts to self's
+// shape, the promoted type must be castable into self (dispatch decides).
+Tensor& inplace_op(BinaryOp op, const char* name, const Tensor& self, const Rhs& b, const Scalar& alpha,
+                   const SourceLoc& loc) {
+  const auto& si = impl_of(self, loc);
+  check_bool_ops(op, si.dtype, b, loc);
+  const ScalarType common = b.tensor ? detail::result_type({&self, b.tensor}, {}) : detail::result_type({&self}, {b.scalar});
+  const ScalarType compute = (op == BinaryOp::Div && !is_floating_type(common)) ? default_dtype() : common;
+  std::vector<Tensor> operands{self, b.tensor ? *b.tensor : detail::scalar_to_tensor(*b.scalar, compute)};
+  const Device device = detail::unify_devices(operands, name, loc);
+  detail::check_inplace_result(compute, si.dtype, device, name, loc);
+  detail::require_host_kernels(device, loc);
+  const auto& y = impl_of(operands[1], loc);
+  const auto shape = detail::broadcast_shape(si.sizes, y.sizes, loc);
+  if (shape != si.sizes) {
+    throw ShapeError("output with shape " + detail::shape_str(si.sizes) + " doesn't match the broadcast shape " +
+                         detail::shape_str(shape),
+                     loc);
+  }
+  Tensor ya = detail::expand_internal(detail::to_dtype_internal(operands[1], compute, loc), shape, loc);
+  if (compute == si.dtype && si.device() == device) {
+    detail::kernels::binary(op, si, si, impl_of(ya, loc), alpha);
+  } else {
+    // Record mode let a non-castable result through: compute, then cast back.
+    Tensor xa = detail::to_dtype_internal(detail::to_device_internal(self, device, loc), compute, loc);
+    Tensor tmp = detail::make_empty(shape, compute, device, loc);
+    detail::kernels::binary(op, impl_of(tmp, loc), impl_of(xa, loc), impl_of(ya, loc), alpha);
+    detail::copy_impl(si, impl_of(tmp, loc), false, loc);
+  }
+  return const_cast<Tensor&>(self);
+}
+
+Tensor unary_op(UnaryOp op, const char* name, const Tensor& x, bool float_result, const SourceLoc& loc) {
+  std::vector<Tensor> operands{x};
+  const Device device = detail::unify_devices(operands, name, loc);
+  detail::require_host_kernels(device, loc);
+  const auto& xi = impl_of(operands[0], loc);
+  // Unary float ops (sigmoid, exp, ...) compute integers in the default float dtype.
+  const ScalarType dtype = float_result && !is_floating_type(xi.dtype) ? default_dtype() : xi.dtype;
+  Tensor in = detail::to_dtype_internal(operands[0], dtype, loc);
+  Tensor out = detail::make_empty(xi.sizes, dtype, device, loc);
+  detail::kernels::unary(op, impl_of(out, loc), impl_of(in, loc));
+  return out;
+}
+
+}  // namespace
+
+ScalarType result_type(const Tensor& a, const Tensor& b) { return detail::result_type({&a, &b}, {}); }
+ScalarType result_type(const Tensor& a, const Scalar& b) { return detail::result_type({&a}, {&b}); }
+ScalarType result_type(const Scalar& a, const Tensor& b) { return detail::result_type({&b}, {&a}); }
+
+std::vector<int64_t> broadcast_shapes(IntArrayRef a, IntArrayRef b, SourceLoc loc) {
+  return detail::broadcast_shape(a.vec(), b.vec(), loc);
+}
+
+#define TT_BINARY(fn, OP)                                                                         \
+  Tensor fn(const Tensor& a, const Tensor& b, SourceLoc loc) {                                    \
+    return binary_op(BinaryOp::OP, #fn, a, Rhs{&b, nullptr}, 1, false, loc);                     \
+  }                                                                                               \
+  Tensor fn(const Tensor& a, const Scalar& b, SourceLoc loc) {                                    \
+    return binary_op(BinaryOp::OP, #fn, a, Rhs{nullptr, &b}, 1, false, loc);                     \
+  }
+TT_BINARY(mul, Mul)
+TT_BINARY(div, Div)
+TT_BINARY(eq, Eq)
+TT_BINARY(ne, Ne)
+TT_BINARY(lt, Lt)
+TT_BINARY(le, Le)
+TT_BINARY(gt, Gt)
+TT_BINARY(ge, Ge)
+#undef TT_BINARY
+
+Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha, SourceLoc loc) {
+  return binary_op(BinaryOp::Add, "add", a, Rhs{&b, nullptr}, alpha, false, loc);
+}
+Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha, SourceLoc loc) {
+  return binary_op(BinaryOp::Add, "add", a, Rhs{nullptr, &b}, alpha, false, loc);
+}
+Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha, SourceLoc loc) {
+  return binary_op(BinaryOp::Sub, "sub", a, Rhs{&b, nullptr}, alpha, false, loc);
+}
+Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha, SourceLoc loc) {
+  return binary_op(BinaryOp::Sub, "sub", a, Rhs{nullptr, &b}, alpha, false, loc);
+}
+Tensor rsub(const Tensor& a, const Scalar& b, SourceLoc loc) {
+  return binary_op(BinaryOp::Sub, "rsub", a, Rhs{nullptr, &b}, 1, true, loc);
+}
+Tensor rdiv(const Tensor& a, const Scalar& b, SourceLoc loc) {
+  return binary_op(BinaryOp::Div, "div", a, Rhs{nullptr, &b}, 1, true, loc);
+}
+Tensor pow(const Tensor& x, const Scalar& e, SourceLoc loc) {
+  return binary_op(BinaryOp::Pow, "pow", x, Rhs{nullptr, &e}, 1, false, loc);
+}
+Tensor pow(const Tensor& x, const Tensor& e, SourceLoc loc) {
+  return binary_op(BinaryOp::Pow, "pow", x, Rhs{&e, nullptr}, 1, false, loc);
+}
+
+Tensor relu(const Tensor& x, SourceLoc loc) {
+  if (impl_of(x, loc).dtype == ScalarType::Bool) throw DTypeMismatchError("Boolean inputs not supported for relu", loc);
+  return unary_op(UnaryOp::Relu, "relu", x, false, loc);
+}
+Tensor sigmoid(const Tensor& x, SourceLoc loc) { return unary_op(UnaryOp::Sigmoid, "sigmoid", x, true, loc); }
+Tensor tanh(const Tensor& x, SourceLoc loc) { return unary_op(UnaryOp::Tanh, "tanh", x, true, loc); }
+Tensor exp(const Tensor& x, SourceLoc loc) { return unary_op(UnaryOp::Exp, "exp", x, true, loc); }
+Tensor log(const Tensor& x, SourceLoc loc) { return unary_op(UnaryOp::Log, "log", x, true, loc); }
+Tensor sqrt(const Tensor& x, SourceLoc loc) { return unary_op(UnaryOp::Sqrt, "sqrt", x, true, loc); }
+Tensor neg(const Tensor& x, SourceLoc loc) {
+  if (impl_of(x, loc).dtype == ScalarType::Bool) {
+    throw ValueError(
+        "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the "
+        "`~` or `logical_not()` operator instead.",
+        loc);
+  }
+  return unary_op(UnaryOp::Neg, "neg", x, false, loc);
+}
+Tensor abs(const Tensor& x, SourceLoc loc) {
+  if (impl_of(x, loc).dtype == ScalarType::Bool) throw DTypeMismatchError("\"abs_cpu\" not implemented for 'Bool'", loc);
+  return unary_op(UnaryOp::Abs, "abs", x, false, loc);
+}
+
+Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> max, SourceLoc loc) {
+  if (!min && !max) throw ValueError("torch.clamp: At least one of 'min' or 'max' must not be None", loc);
+  const auto& xi = impl_of(x, loc);
+  if (xi.dtype == ScalarType::Bool) throw DTypeMismatchError("\"clamp_cpu\" not implemented for 'Bool'", loc);
+  std::vector<const Scalar*> bounds;
+  if (min) bounds.push_back(&*min);
+  if (max) bounds.push_back(&*max);
+  const ScalarType dtype = detail::result_type({&x}, bounds);
+  std::vector<Tensor> operands{x};
+  const Device device = detail::unify_devices(operands, "clamp", loc);
+  detail::require_host_kernels(device, loc);
+  Tensor in = detail::to_dtype_internal(operands[0], dtype, loc);
+  Tensor out = detail::make_empty(xi.sizes, dtype, device, loc);
+  detail::kernels::clamp(impl_of(out, loc), impl_of(in, loc), min ? std::optional<double>(min->to_double()) : std::nullopt,
+                         max ? std::optional<double>(max->to_double()) : std::nullopt);
+  return out;
+}
+
+// --- Tensor methods: arithmetic, in-place ------------------------------------
+Tensor& Tensor::add_(const Tensor& o, const Scalar& alpha, SourceLoc loc) const {
+  return inplace_op(BinaryOp::Add, "add_", *this, Rhs{&o, nullptr}, alpha, loc);
+}
+Tensor& Tensor::add_(const Scalar& o, const Scalar& alpha, SourceLoc loc) const {
+  return inplace_op(BinaryOp::Add, "add_", *this, Rhs{nullptr, &o}, alpha, loc);
+}
+Tensor& Tensor::sub_(const Tensor& o, const Scalar& alpha, SourceLoc loc) const {
+  return inplace_op(BinaryOp::Sub, "sub_", *this, Rhs{&o, nullptr}, alpha, loc);
+}
+Tensor& Tensor::sub_(const Scalar& o, const Scalar& alpha, SourceLoc loc) const {
+  return inplace_op(BinaryOp::Sub, "sub_", *this, Rhs{nullptr, &o}, alpha, loc);
+}
+Tensor& Tensor::mul_(const Tensor& o, SourceLoc loc) const {
+  return inplace_op(BinaryOp::Mul, "mul_", *this, Rhs{&o, nullptr}, 1, loc);
+}
+Tensor& Tensor::mul_(const Scalar& o, SourceLoc loc) const {
+  return inplace_op(BinaryOp::Mul, "mul_", *this, Rhs{nullptr, &o}, 1, loc);
+}
+Tensor& Tensor::div_(const Tensor& o, SourceLoc loc) const {
+  return inplace_op(BinaryOp::Div, "div_", *this, Rhs{&o, nullptr}, 1, loc);
+}
+Tensor& Tensor::div_(const Scalar& o, SourceLoc loc) const {
+  return inplace_op(BinaryOp::Div, "div_", *this, Rhs{nullptr, &o}, 1, loc);
+}
+
+// --- operators ------------------------------------------------------------------
+using detail::LocatedScalar;
+using detail::LocatedTensor;
+
+Tensor operator+(LocatedTensor a, const Tensor& b) { return add(a.tensor, b, 1, a.loc); }
+Tensor operator+(LocatedTensor a, const Scalar& b) { return add(a.tensor, b, 1, a.loc); }
+Tensor operator+(LocatedScalar a, const Tensor& b) { return add(b, a.value, 1, a.loc); }
+Tensor operator-(LocatedTensor a, const Tensor& b) { return sub(a.tensor, b, 1, a.loc); }
+Tensor operator-(LocatedTensor a, const Scalar& b) { return sub(a.tensor, b, 1, a.loc); }
+Tensor operator-(LocatedScalar a, const Tensor& b) { return rsub(b, a.value, a.loc); }
+Tensor operator*(LocatedTensor a, const Tensor& b) { return mul(a.tensor, b, a.loc); }
+Tensor operator*(LocatedTensor a, const Scalar& b) { return mul(a.tensor, b, a.loc); }
+Tensor operator*(LocatedScalar a, const Tensor& b) { return mul(b, a.value, a.loc); }
+Tensor operator/(LocatedTensor a, const Tensor& b) { return div(a.tensor, b, a.loc); }
+Tensor operator/(LocatedTensor a, const Scalar& b) { return div(a.tensor, b, a.loc); }
+Tensor operator/(LocatedScalar a, const Tensor& b) { return rdiv(b, a.value, a.loc); }
+Tensor operator-(LocatedTensor a) { return neg(a.tensor, a.loc); }
+Tensor operator==(LocatedTensor a, const Tensor& b) { return eq(a.tensor, b, a.loc); }
+Tensor operator==(LocatedTensor a, const Scalar& b) { return eq(a.tensor, b, a.loc); }
+Tensor operator!=(LocatedTensor a, const Tensor& b) { return ne(a.tensor, b, a.loc); }
+Tensor operator!=(LocatedTensor a, const Scalar& b) { return ne(a.tensor, b, a.loc); }
+Tensor operator<(LocatedTensor a, const Tensor& b) { return lt(a.tensor, b, a.loc); }
+Tensor operator<(LocatedTensor a, const Scalar& b) { return lt(a.tensor, b, a.loc); }
+Tensor operator<=(LocatedTensor a, const Tensor& b) { return le(a.tensor, b, a.loc); }
+Tensor operator<=(LocatedTensor a, const Scalar& b) { return le(a.tensor, b, a.loc); }
+Tensor operator>(LocatedTensor a, const Tensor& b) { return gt(a.tensor, b, a.loc); }
+Tensor operator>(LocatedTensor a, const Scalar& b) { return gt(a.tensor, b, a.loc); }
+Tensor operator>=(LocatedTensor a, const Tensor& b) { return ge(a.tensor, b, a.loc); }
+Tensor operator>=(LocatedTensor a, const Scalar& b) { return ge(a.tensor, b, a.loc); }
+Tensor& operator+=(Tensor& a, LocatedTensor b) { return a.add_(b.tensor, 1, b.loc); }
+Tensor& operator+=(Tensor& a, LocatedScalar b) { return a.add_(b.value, 1, b.loc); }
+Tensor& operator-=(Tensor& a, LocatedTensor b) { return a.sub_(b.tensor, 1, b.loc); }
+Tensor& operator-=(Tensor& a, LocatedScalar b) { return a.sub_(b.value, 1, b.loc); }
+Tensor& operator*=(Tensor& a, LocatedTensor b) { return a.mul_(b.tensor, b.loc); }
+Tensor& operator*=(Tensor& a, LocatedScalar b) { return a.mul_(b.value, b.loc); }
+Tensor& operator/=(Tensor& a, LocatedTensor b) { return a.div_(b.tensor, b.loc); }
+Tensor& operator/=(Tensor& a, LocatedScalar b) { return a.div_(b.value, b.loc); }
+
+}  // namespace tt

@@ -1,0 +1,111 @@
+// cat, stack and where.
+#include <string>
+
+#include "dispatch.h"
+#include "internal_ops.h"
+#include "kernels/kernels.h"
+#include "tensor_impl.h"
+#include "tt/errors.h"
+#include "tt/ops.h"
+
+namespace tt {
+
+using detail::impl_of;
+
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim, SourceLoc loc) {
+  if (tensors.empty()) throw ValueError("torch.cat(): expected a non-empty list of Tensors", loc);
+  // Legacy rule kept by PyTorch: 1-D empty tensors are skipped.
+  std::vector<Tensor> parts;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const auto& ti = impl_of(tensors[i], loc);
+    if (ti.sizes.empty())
+      throw ValueError("zero-dimensional tensor (at position " + std::to_string(i) + ") cannot be concatenated", loc);
+    if (!(ti.sizes.size() == 1 && ti.sizes[0] == 0)) parts.push_back(tensors[i]);
+  }
+  if (parts.empty()) parts.push_back(tensors[0]);
+  std::vector<const Tensor*> ptrs;
+  for (const auto& t : parts) ptrs.push_back(&t);
+  const ScalarType dtype = detail::result_type(ptrs, {});
+  const Device device = detail::unify_devices(parts, "cat", loc, /*allow_cpu_scalars=*/false);
+  const auto& first = impl_of(parts[0], loc).sizes;
+  const int64_t d = detail::wrap_dim(dim, first.size(), loc);
+  std::vector<int64_t> out_sizes = first;
+  out_sizes[d] = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const auto& s = impl_of(parts[i], loc).sizes;
+    if (s.size() != first.size()) {
+      throw ShapeError("Tensors must have same number of dimensions: got " + std::to_string(first.size()) + " and " +
+                           std::to_string(s.size()),
+                       loc);
+    }
+    for (size_t j = 0; j < s.size(); ++j) {
+      if (static_cast<int64_t>(j) != d && s[j] != first[j]) {
+        throw ShapeError("Sizes of tensors must match except in dimension " + std::to_string(d) + ". Expected size " +
+                             std::to_string(first[j]) + " but got size " + std::to_string(s[j]) + " for tensor number " +
+                             std::to_string(i) + " in the list.",
+                         loc);
+      }
+    }
+    out_sizes[d] += s[d];
+  }
+  detail::require_host_kernels(device, loc);
+  Tensor out = detail::make_empty(out_sizes, dtype, device, loc);
+  int64_t offset = 0;
+  for (const auto& p : parts) {
+    const auto& pi = impl_of(p, loc);
+    Tensor slot = out.narrow(d, offset, pi.sizes[d], loc);
+    detail::copy_impl(impl_of(slot, loc), pi, false, loc);
+    offset += pi.sizes[d];
+  }
+  return out;
+}
+
+Tensor stack(const std::vector<Tensor>& tensors, int64_t dim, SourceLoc loc) {
+  if (tensors.empty()) throw ValueError("stack expects a non-empty TensorList", loc);
+  const auto& s0 = impl_of(tensors[0], loc).sizes;
+  for (size_t i = 1; i < tensors.size(); ++i) {
+    const auto& si = impl_of(tensors[i], loc).sizes;
+    if (si != s0) {
+      throw ShapeError("stack expects each tensor to be equal size, but got " + detail::shape_str(s0) +
+                           " at entry 0 and " + detail::shape_str(si) + " at entry " + std::to_string(i),
+                       loc);
+    }
+  }
+  const int64_t d = detail::wrap_dim(dim, s0.size() + 1, loc);
+  std::vector<Tensor> expanded;
+  for (const auto& t : tensors) expanded.push_back(t.unsqueeze(d, loc));
+  return cat(expanded, d, loc);
+}
+
+namespace {
+Tensor where_impl(const Tensor& cond, const Tensor& x, const Tensor& y, const Scalar* ys, const SourceLoc& loc) {
+  const auto& ci = impl_of(cond, loc);
+  if (ci.dtype != ScalarType::Bool) {
+    throw DTypeMismatchError(
+        "where expected condition to be a boolean tensor, but got a tensor with dtype " + std::string(to_string(ci.dtype)),
+        loc);
+  }
+  const ScalarType dtype = ys ? detail::result_type({&x}, {ys}) : detail::result_type({&x, &y}, {});
+  std::vector<Tensor> ops{cond, x, y};
+  const Device device = detail::unify_devices(ops, "where", loc);
+  detail::require_host_kernels(device, loc);
+  const auto shape = detail::broadcast_shape(
+      detail::broadcast_shape(impl_of(ops[0], loc).sizes, impl_of(ops[1], loc).sizes, loc), impl_of(ops[2], loc).sizes,
+      loc);
+  Tensor c = detail::expand_internal(ops[0], shape, loc);
+  Tensor a = detail::expand_internal(detail::to_dtype_internal(ops[1], dtype, loc), shape, loc);
+  Tensor b = detail::expand_internal(detail::to_dtype_internal(ops[2], dtype, loc), shape, loc);
+  Tensor out = detail::make_empty(shape, dtype, device, loc);
+  detail::kernels::where(impl_of(out, loc), impl_of(c, loc), impl_of(a, loc), impl_of(b, loc));
+  return out;
+}
+}  // namespace
+
+Tensor where(const Tensor& cond, const Tensor& x, const Tensor& y, SourceLoc loc) {
+  return where_impl(cond, x, y, nullptr, loc);
+}
+Tensor where(const Tensor& cond, const Tensor& x, const Scalar& y, SourceLoc loc) {
+  return where_impl(cond, x, detail::scalar_to_tensor(y, detail::result_type({&x}, {&y})), &y, loc);
+}
+
+}  // namespace tt

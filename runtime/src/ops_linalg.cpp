@@ -1,0 +1,116 @@
+// matmul and mm with PyTorch's shape rules and its refusal to promote.
+#include <string>
+
+#include "dispatch.h"
+#include "internal_ops.h"
+#include "kernels/kernels.h"
+#include "tensor_impl.h"
+#include "tt/errors.h"
+#include "tt/ops.h"
+
+namespace tt {
+
+using detail::impl_of;
+
+namespace {
+
+std::string dims_str(const std::vector<int64_t>& s) {
+  std::string r;
+  for (size_t i = 0; i < s.size(); ++i) r += (i ? "x" : "") + std::to_string(s[i]);
+  return r;
+}
+
+void check_gemm_dtype(ScalarType t, const SourceLoc& loc) {
+  if (t == ScalarType::Bool)
+    throw DTypeMismatchError("\"addmm_impl_cpu_\" not implemented for '" + std::string(to_string(t)) + "'", loc);
+}
+
+// [..., m, k] @ [..., k, n] with broadcast batch dims; a and b are >= 2-D
+// and already share device and dtype.
+Tensor batched(const Tensor& a, const Tensor& b, Device device, const SourceLoc& loc) {
+  const auto& ai = impl_of(a, loc);
+  const auto& bi = impl_of(b, loc);
+  const int64_t m = ai.sizes[ai.sizes.size() - 2], k = ai.sizes.back();
+  const int64_t k2 = bi.sizes[bi.sizes.size() - 2], n = bi.sizes.back();
+  if (k != k2) {
+    throw ShapeError("mat1 and mat2 shapes cannot be multiplied (" + dims_str({m, k}) + " and " + dims_str({k2, n}) + ")",
+                     loc);
+  }
+  const std::vector<int64_t> abatch(ai.sizes.begin(), ai.sizes.end() - 2), bbatch(bi.sizes.begin(), bi.sizes.end() - 2);
+  const auto batch = detail::broadcast_shape(abatch, bbatch, loc);
+  auto with = [](std::vector<int64_t> s, int64_t x, int64_t y) {
+    s.push_back(x);
+    s.push_back(y);
+    return s;
+  };
+  Tensor ac = detail::contiguous_internal(detail::expand_internal(a, with(batch, m, k), loc), loc);
+  Tensor bc = detail::contiguous_internal(detail::expand_internal(b, with(batch, k, n), loc), loc);
+  Tensor out = detail::make_empty(with(batch, m, n), ai.dtype, device, loc);
+  detail::kernels::gemm(impl_of(ac, loc), impl_of(bc, loc), impl_of(out, loc), detail::numel_of(batch), m, k, n);
+  return out;
+}
+
+std::string scalar_type_msg(ScalarType expected, ScalarType found) {
+  return "expected scalar type " + std::string(to_string(expected)) + " but found " + std::string(to_string(found));
+}
+
+}  // namespace
+
+Tensor mm(const Tensor& a, const Tensor& b, SourceLoc loc) {
+  if (impl_of(a, loc).sizes.size() != 2) throw ValueError("self must be a matrix", loc);
+  if (impl_of(b, loc).sizes.size() != 2) throw ValueError("mat2 must be a matrix", loc);
+  std::vector<Tensor> ops{a, b};
+  const Device device = detail::unify_devices(ops, "mm", loc, /*allow_cpu_scalars=*/false);
+  detail::require_same_dtype(ops[0], ops[1], "mm", scalar_type_msg(impl_of(ops[0], loc).dtype, impl_of(ops[1], loc).dtype),
+                             loc);
+  check_gemm_dtype(impl_of(ops[0], loc).dtype, loc);
+  detail::require_host_kernels(device, loc);
+  return batched(ops[0], ops[1], device, loc);
+}
+
+Tensor matmul(const Tensor& a, const Tensor& b, SourceLoc loc) {
+  const int64_t da = static_cast<int64_t>(impl_of(a, loc).sizes.size());
+  const int64_t db = static_cast<int64_t>(impl_of(b, loc).sizes.size());
+  if (da == 0 || db == 0) {
+    throw ValueError("both arguments to matmul need to be at least 1D, but they are " + std::to_string(da) + "D and " +
+                         std::to_string(db) + "D",
+                     loc);
+  }
+  std::vector<Tensor> ops{a, b};
+  const Device device = detail::unify_devices(ops, "matmul", loc, /*allow_cpu_scalars=*/false);
+  const ScalarType ta = impl_of(ops[0], loc).dtype, tb = impl_of(ops[1], loc).dtype;
+  const std::string msg = (da == 1 && db == 1) ? "dot : expected both vectors to have same dtype, but found " +
+                                                     std::string(to_string(ta)) + " and " + std::string(to_string(tb))
+                                               : scalar_type_msg(ta, tb);
+  detail::require_same_dtype(ops[0], ops[1], "matmul", msg, loc);
+  check_gemm_dtype(impl_of(ops[0], loc).dtype, loc);
+  detail::require_host_kernels(device, loc);
+  const Tensor& x = ops[0];
+  const Tensor& y = ops[1];
+  const auto& xs = impl_of(x, loc).sizes;
+  const auto& ys = impl_of(y, loc).sizes;
+  if (da == 1 && db == 1) {
+    if (xs[0] != ys[0]) {
+      throw ShapeError("inconsistent tensor size, expected tensor [" + std::to_string(xs[0]) + "] and src [" +
+                           std::to_string(ys[0]) + "] to have the same number of elements, but got " +
+                           std::to_string(xs[0]) + " and " + std::to_string(ys[0]) + " elements respectively",
+                       loc);
+    }
+    return batched(x.unsqueeze(0, loc), y.unsqueeze(1, loc), device, loc).view({}, loc);
+  }
+  if (da == 2 && db == 1) {
+    if (xs[1] != ys[0]) {
+      throw ShapeError("size mismatch, got " + std::to_string(xs[0]) + ", " + dims_str(xs) + "," + std::to_string(ys[0]),
+                       loc);
+    }
+    return batched(x, y.unsqueeze(1, loc), device, loc).squeeze(-1, loc);
+  }
+  if (da == 1) return batched(x.unsqueeze(0, loc), y, device, loc).squeeze(-2, loc);
+  if (db == 1) return batched(x, y.unsqueeze(1, loc), device, loc).squeeze(-1, loc);
+  return batched(x, y, device, loc);
+}
+
+Tensor Tensor::matmul(const Tensor& other, SourceLoc loc) const { return tt::matmul(*this, other, loc); }
+Tensor Tensor::mm(const Tensor& other, SourceLoc loc) const { return tt::mm(*this, other, loc); }
+
+}  // namespace tt

@@ -1,0 +1,256 @@
+// Tensor handle basics: metadata, element access and views.
+#include <cstring>
+#include <limits>
+#include <ostream>
+#include <sstream>
+#include <string>
+
+#include "dispatch.h"
+#include "dtype_dispatch.h"
+#include "internal_ops.h"
+#include "tensor_impl.h"
+#include "tt/errors.h"
+#include "tt/tensor.h"
+
+namespace tt {
+namespace detail {
+
+TensorImpl::~TensorImpl() {
+  if (ConversionSite* site = pending_conversion.exchange(nullptr)) {
+    report_discarded_conversion(*site);
+    delete site;
+  }
+}
+
+bool TensorImpl::is_contiguous() const {
+  int64_t expected = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    if (sizes[i] == 1) continue;
+    if (strides[i] != expected) return false;
+    expected *= sizes[i];
+  }
+  return true;
+}
+
+TensorImpl& TensorAccess::get(const Tensor& t, const std::source_location& loc) {
+  if (!t.impl_) throw ValueError("undefined Tensor: this operation needs a defined tensor", loc);
+  t.impl_->mark_read();
+  return *t.impl_;
+}
+
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& sizes) {
+  std::vector<int64_t> strides(sizes.size());
+  int64_t s = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = s;
+    s *= std::max<int64_t>(sizes[i], 1);
+  }
+  return strides;
+}
+
+int64_t numel_of(const std::vector<int64_t>& sizes) {
+  int64_t n = 1;
+  for (auto s : sizes) n *= s;
+  return n;
+}
+
+int64_t wrap_dim(int64_t dim, int64_t ndim, const std::source_location& loc) {
+  const int64_t n = std::max<int64_t>(ndim, 1);  // 0-dim tensors accept dims -1 and 0
+  if (dim < -n || dim >= n) {
+    throw ValueError("Dimension out of range (expected to be in range of [" + std::to_string(-n) + ", " +
+                         std::to_string(n - 1) + "], but got " + std::to_string(dim) + ")",
+                     loc);
+  }
+  return dim < 0 ? dim + n : dim;
+}
+
+Tensor make_empty(const std::vector<int64_t>& sizes, ScalarType dtype, Device device, const std::source_location& loc,
+                  bool pinned) {
+  for (auto s : sizes) {
+    if (s < 0) {
+      throw ValueError("Trying to create tensor with negative dimension " + std::to_string(s) + ": " + shape_str(sizes),
+                       loc);
+    }
+  }
+  device = resolve_device(device, loc);
+  auto backend = get_backend(device.type());
+  if (pinned && !device.is_cpu()) throw ValueError("only dense CPU tensors can be pinned", loc);
+  std::shared_ptr<Backend> pin_backend;
+  if (pinned) {
+    pin_backend = get_backend(DeviceType::CUDA);
+    if (!pin_backend) throw CudaUnavailableError("CUDA is not available", loc);
+  }
+  auto storage = std::make_shared<Storage>();
+  const int64_t n = numel_of(sizes);
+  storage->nbytes = static_cast<size_t>(n) * element_size(dtype);
+  storage->device = device;
+  storage->pinned = pinned;
+  if (pinned) {
+    storage->data = pin_backend->allocate_pinned(storage->nbytes);
+    storage->backend = pin_backend;
+    storage->deleter = [b = pin_backend.get(), nb = storage->nbytes](void* p) { b->deallocate_pinned(p, nb); };
+  } else {
+    storage->data = backend->allocate(storage->nbytes, device.is_cpu() ? 0 : device.index());
+    storage->backend = backend;
+    storage->deleter = [b = backend.get(), nb = storage->nbytes, idx = device.index()](void* p) {
+      b->deallocate(p, nb, idx);
+    };
+  }
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = std::move(storage);
+  impl->sizes = sizes;
+  impl->strides = contiguous_strides(sizes);
+  impl->numel = n;
+  impl->dtype = dtype;
+  return Tensor(std::move(impl));
+}
+
+Tensor make_view(const TensorImpl& base, std::vector<int64_t> sizes, std::vector<int64_t> strides, int64_t offset) {
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = base.storage;
+  impl->numel = numel_of(sizes);
+  impl->sizes = std::move(sizes);
+  impl->strides = std::move(strides);
+  impl->offset = offset;
+  impl->dtype = base.dtype;
+  impl->requires_grad = base.requires_grad;
+  return Tensor(std::move(impl));
+}
+
+void mark_conversion(const Tensor& t, const std::source_location& where, const char* op, ScalarType from_dtype,
+                     Device from_device) {
+  TensorImpl& ti = *TensorAccess::shared(t);
+  auto* site = new ConversionSite{where, op, from_dtype, ti.dtype, from_device, ti.device()};
+  delete ti.pending_conversion.exchange(site);
+}
+
+std::string shape_str(const std::vector<int64_t>& s) {
+  std::ostringstream os;
+  os << IntArrayRef(s);
+  return os.str();
+}
+
+}  // namespace detail
+
+using detail::impl_of;
+
+Tensor::Tensor(std::shared_ptr<detail::TensorImpl> impl) noexcept : impl_(std::move(impl)) {}
+
+int64_t Tensor::dim(SourceLoc loc) const { return static_cast<int64_t>(impl_of(*this, loc).sizes.size()); }
+IntArrayRef Tensor::sizes(SourceLoc loc) const { return IntArrayRef(impl_of(*this, loc).sizes); }
+IntArrayRef Tensor::strides(SourceLoc loc) const { return IntArrayRef(impl_of(*this, loc).strides); }
+int64_t Tensor::size(int64_t d, SourceLoc loc) const {
+  const auto& ti = impl_of(*this, loc);
+  if (ti.sizes.empty()) throw ValueError("dimension specified as " + std::to_string(d) + " but tensor has no dimensions", loc);
+  return ti.sizes[detail::wrap_dim(d, ti.sizes.size(), loc)];
+}
+int64_t Tensor::stride(int64_t d, SourceLoc loc) const {
+  const auto& ti = impl_of(*this, loc);
+  if (ti.sizes.empty()) throw ValueError("dimension specified as " + std::to_string(d) + " but tensor has no dimensions", loc);
+  return ti.strides[detail::wrap_dim(d, ti.sizes.size(), loc)];
+}
+int64_t Tensor::numel(SourceLoc loc) const { return impl_of(*this, loc).numel; }
+int64_t Tensor::storage_offset(SourceLoc loc) const { return impl_of(*this, loc).offset; }
+ScalarType Tensor::dtype(SourceLoc loc) const { return impl_of(*this, loc).dtype; }
+Device Tensor::device(SourceLoc loc) const { return impl_of(*this, loc).device(); }
+TensorOptions Tensor::options(SourceLoc loc) const {
+  const auto& ti = impl_of(*this, loc);
+  return TensorOptions().dtype(ti.dtype).device(ti.device()).requires_grad(ti.requires_grad);
+}
+bool Tensor::is_contiguous(SourceLoc loc) const { return impl_of(*this, loc).is_contiguous(); }
+bool Tensor::is_pinned(SourceLoc loc) const { return impl_of(*this, loc).storage->pinned; }
+size_t Tensor::element_size(SourceLoc loc) const { return tt::element_size(impl_of(*this, loc).dtype); }
+size_t Tensor::nbytes(SourceLoc loc) const {
+  const auto& ti = impl_of(*this, loc);
+  return static_cast<size_t>(ti.numel) * tt::element_size(ti.dtype);
+}
+bool Tensor::requires_grad(SourceLoc loc) const { return impl_of(*this, loc).requires_grad; }
+Tensor& Tensor::requires_grad_(bool r, SourceLoc loc) const {
+  auto& ti = impl_of(*this, loc);
+  if (r && !is_floating_type(ti.dtype))
+    throw ValueError("Only Tensors of floating point and complex dtype can require gradients", loc);
+  ti.requires_grad = r;
+  return const_cast<Tensor&>(*this);
+}
+
+// --- element access -----------------------------------------------------------
+
+Scalar Tensor::item(SourceLoc loc) const {
+  const auto& ti = impl_of(*this, loc);
+  if (ti.numel != 1)
+    throw ValueError("a Tensor with " + std::to_string(ti.numel) + " elements cannot be converted to Scalar", loc);
+  Tensor host = detail::to_device_internal(*this, Device(kCPU), loc);
+  const auto& hi = impl_of(host, loc);
+  return detail::visit_dtype(hi.dtype, [&](auto tag) -> Scalar {
+    using T = typename decltype(tag)::type;
+    return Scalar(*reinterpret_cast<const T*>(hi.data()));
+  });
+}
+
+namespace {
+template <class T>
+const char* type_name() {
+  if constexpr (std::is_same_v<T, uint8_t>) return "uint8_t";
+  else if constexpr (std::is_same_v<T, int8_t>) return "int8_t";
+  else if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
+  else if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
+  else return "int64_t";
+}
+}  // namespace
+
+template <class T>
+T Tensor::item(SourceLoc loc) const {
+  const Scalar s = item(loc);
+  if constexpr (std::is_same_v<T, bool>) {
+    return s.to_bool();
+  } else if constexpr (std::is_integral_v<T>) {
+    // c10::checked_convert: an integral target must hold the value.
+    constexpr double lo = static_cast<double>(std::numeric_limits<T>::min());
+    constexpr double hi = static_cast<double>(std::numeric_limits<T>::max()) + 1.0;
+    const auto overflow = [&] {
+      return ValueError(std::string("value cannot be converted to type ") + type_name<T>() + " without overflow", loc);
+    };
+    if (s.is_floating_point()) {
+      const double d = s.to_double();
+      if (!(d >= lo && d < hi)) throw overflow();
+      return static_cast<T>(d);
+    }
+    const int64_t v = s.to_long();
+    if (v < static_cast<int64_t>(std::numeric_limits<T>::min()) || v > static_cast<int64_t>(std::numeric_limits<T>::max()))
+      throw overflow();
+    return static_cast<T>(v);
+  } else {
+    return static_cast<T>(s.to_double());
+  }
+}
+
+template <class T>
+T* Tensor::data_ptr(SourceLoc loc) const {
+  const auto& ti = impl_of(*this, loc);
+  constexpr ScalarType want = detail::scalar_type_of<T>();
+  if (ti.dtype != want) {
+    throw DTypeMismatchError(std::string("expected scalar type ") + std::string(to_string(want)) + " but found " +
+                                 std::string(to_string(ti.dtype)),
+                             loc);
+  }
+  return reinterpret_cast<T*>(ti.data());
+}
+
+void* Tensor::data_ptr(SourceLoc loc) const { return impl_of(*this, loc).data(); }
+
+#define TT_INSTANTIATE_ACCESS(T)                        \
+  template T Tensor::item<T>(SourceLoc) const;          \
+  template T* Tensor::data_ptr<T>(SourceLoc) const;
+TT_INSTANTIATE_ACCESS(bool)
+TT_INSTANTIATE_ACCESS(uint8_t)
+TT_INSTANTIATE_ACCESS(int8_t)
+TT_INSTANTIATE_ACCESS(int16_t)
+TT_INSTANTIATE_ACCESS(int32_t)
+TT_INSTANTIATE_ACCESS(int64_t)
+TT_INSTANTIATE_ACCESS(float)
+TT_INSTANTIATE_ACCESS(double)
+TT_INSTANTIATE_ACCESS(Half)
+TT_INSTANTIATE_ACCESS(BFloat16)
+#undef TT_INSTANTIATE_ACCESS
+
+}  // namespace tt

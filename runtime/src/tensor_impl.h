@@ -1,0 +1,97 @@
+// Internal: the storage and metadata behind a Tensor handle.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <source_location>
+#include <vector>
+
+#include "tt/backend.h"
+#include "tt/device.h"
+#include "tt/scalar_type.h"
+#include "tt/tensor.h"
+
+namespace tt::detail {
+
+// A block of device memory. Frees through its deleter (the backend's, or a
+// from_blob deleter, or nothing).
+struct Storage {
+  void* data = nullptr;
+  size_t nbytes = 0;
+  Device device{kCPU};
+  bool pinned = false;
+  std::function<void(void*)> deleter;
+  std::shared_ptr<Backend> backend;  // keeps the backend alive while memory lives
+  Storage() = default;
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+  ~Storage() {
+    if (deleter) deleter(data);
+  }
+};
+
+// Where a conversion result came from; set on the result, cleared by its
+// first read, reported as tensor-discarded-cast if still set when the impl dies.
+struct ConversionSite {
+  std::source_location where;
+  const char* op;
+  ScalarType from_dtype, to_dtype;
+  Device from_device, to_device;
+};
+
+struct TensorImpl {
+  std::shared_ptr<Storage> storage;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> strides;  // in elements
+  int64_t offset = 0;            // in elements
+  int64_t numel = 1;
+  ScalarType dtype = ScalarType::Float;
+  bool requires_grad = false;
+  std::atomic<ConversionSite*> pending_conversion{nullptr};
+  // Reserved for the autograd layer (nn issue): grad, grad_fn, version.
+  std::shared_ptr<void> autograd_meta;
+
+  TensorImpl() = default;
+  TensorImpl(const TensorImpl&) = delete;
+  TensorImpl& operator=(const TensorImpl&) = delete;
+  ~TensorImpl();
+
+  Device device() const { return storage->device; }
+  char* data() const {
+    return static_cast<char*>(storage->data) + offset * static_cast<int64_t>(element_size(dtype));
+  }
+  bool is_contiguous() const;
+  // Clears the pending-conversion mark: the tensor has been read.
+  void mark_read() {
+    if (pending_conversion.load(std::memory_order_relaxed) != nullptr) delete pending_conversion.exchange(nullptr);
+  }
+};
+
+// The only way library code reaches a Tensor's impl. get() counts as a read
+// (clears a pending tensor-discarded-cast); peek() is for bookkeeping that is
+// not a use (none today besides tests of the mechanism).
+struct TensorAccess {
+  static TensorImpl& get(const Tensor& t, const std::source_location& loc);
+  static const std::shared_ptr<TensorImpl>& shared(const Tensor& t) { return t.impl_; }
+};
+
+inline TensorImpl& impl_of(const Tensor& t, const std::source_location& loc) { return TensorAccess::get(t, loc); }
+
+// Contiguous strides for sizes.
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& sizes);
+int64_t numel_of(const std::vector<int64_t>& sizes);
+// Wraps a dim into [0, ndim) or throws ValueError with PyTorch's message.
+int64_t wrap_dim(int64_t dim, int64_t ndim, const std::source_location& loc);
+
+// New contiguous tensor on `device` (backend allocation; checks the device).
+Tensor make_empty(const std::vector<int64_t>& sizes, ScalarType dtype, Device device, const std::source_location& loc,
+                  bool pinned = false);
+// A view sharing `base`'s storage.
+Tensor make_view(const TensorImpl& base, std::vector<int64_t> sizes, std::vector<int64_t> strides, int64_t offset);
+// Marks t as the result of a conversion at `where` (tensor-discarded-cast).
+void mark_conversion(const Tensor& t, const std::source_location& where, const char* op, ScalarType from_dtype,
+                     Device from_device);
+
+}  // namespace tt::detail
