@@ -48,6 +48,20 @@ def split_args(rest):
     return rest, []
 
 
+def without_pch(compile_args, header):
+    result = []
+    args = iter(compile_args)
+    for arg in args:
+        if arg == "-include-pch":
+            next(args, None)
+            if not header:
+                fail("-include-pch needs --pch-header for clangd")
+            result += ["-include", header]
+        else:
+            result.append(arg)
+    return result
+
+
 def run(cmd, **kw):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, timeout=300, **kw)
@@ -79,6 +93,10 @@ def main():
     parser.add_argument("--tensor-tidy", required=True)
     parser.add_argument("--tensor-clangd", required=True)
     parser.add_argument("--filecheck", required=True)
+    parser.add_argument("--pch-header",
+                        help="the header that -include-pch files were built "
+                        "from: clangd ignores -include-pch and builds its "
+                        "own preamble, so it is given this header instead")
     parser.add_argument("file")
     parser.add_argument("check")
     parser.add_argument("tmp")
@@ -112,7 +130,7 @@ def main():
         if frontend == "clangd":
             output = lsp_client.diagnose_and_fix(
                 args.tensor_clangd, source, args.check, tidy_args,
-                compile_args)
+                without_pch(compile_args, args.pch_header))
         else:
             res = run(tidy_command(frontend, args, source, args.check,
                                    tidy_args, compile_args))

@@ -26,6 +26,7 @@ check_tidy = " ".join([
     "--frontends=" + frontends, "--clang-tidy=" + config.stock_clang_tidy,
     "--plugin=" + plugin, "--tensor-tidy=" + tensor_tidy,
     "--tensor-clangd=" + tensor_clangd, "--filecheck=" + config.filecheck,
+    "--pch-header=" + os.path.join(inputs, "libtorch-pch", "libtorch.h"),
 ])
 config.substitutions.append(("%check_tidy", check_tidy))
 config.substitutions.append(("%clang_tidy_plugin",
@@ -45,7 +46,12 @@ config.substitutions.append(("%inputs", inputs))
 torch_api = "/usr/include/torch/csrc/api/include"
 if os.path.exists(os.path.join(torch_api, "torch", "torch.h")):
     config.available_features.add("libtorch")
-    config.substitutions.append(("%libtorch", "-isystem " + torch_api))
+    pch = os.path.join(config.test_exec_root, "libtorch.pch")
+    # Compile flags for a TU against the real headers, through the shared
+    # precompiled <torch/torch.h> (built with exactly these flags).
+    config.substitutions.append(("%libtorch",
+                                 "-std=c++17 -isystem %s -include-pch %s"
+                                 % (torch_api, pch)))
 
 # An older clang-tidy, to show the plugin refuses to load into it.
 for old in ("clang-tidy-14", "clang-tidy-15", "clang-tidy-16", "clang-tidy-17",
