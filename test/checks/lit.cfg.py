@@ -41,6 +41,7 @@ config.substitutions.append(("%mock_torch",
 config.substitutions.append(("%tt_include", "-I " + os.path.join(
     config.tt_source_dir, "runtime", "include")))
 config.substitutions.append(("%inputs", inputs))
+config.substitutions.append(("%tt_src", config.tt_source_dir))
 
 # The real LibTorch headers (Debian libtorch-dev), for integration tests.
 torch_api = "/usr/include/torch/csrc/api/include"
