@@ -1,0 +1,118 @@
+// Record mode end to end: run record_demo with TT_VALIDATE=record and
+// TT_EMULATE_CUDA=1 (the environment path, not the API) and compare the log
+// with the `expect-record:` markers in its source, line for line.
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <regex>
+
+#include "test_util.h"
+
+using nlohmann::json;
+
+namespace {
+
+struct Expected {
+  unsigned line;
+  std::string check;
+};
+
+std::vector<Expected> markers() {
+  std::vector<Expected> out;
+  std::ifstream in(TT_RECORD_DEMO_SRC);
+  const std::regex marker(R"(// expect-record: ([a-z-]+))");
+  unsigned line = 0;
+  for (std::string l; std::getline(in, l);) {
+    ++line;
+    std::smatch m;
+    if (std::regex_search(l, m, marker) && l.find("expect-record: CHECK") == std::string::npos)
+      out.push_back({line, m[1]});
+  }
+  return out;
+}
+
+struct DemoRun {
+  int status;
+  std::string out;
+};
+
+DemoRun run_demo(const std::string& env) {
+  const std::string cmd = env + " " + TT_RECORD_DEMO_BIN + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return {-1, ""};
+  std::string out;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+}  // namespace
+
+TEST(RecordEndToEnd, DemoProducesExactlyTheMarkedRecords) {
+  tt_test::TempFile log("tt-demo");
+  const auto expected = markers();
+  ASSERT_EQ(expected.size(), 6u) << "record_demo.cpp markers changed";
+  const DemoRun r = run_demo("TT_VALIDATE=record TT_EMULATE_CUDA=1 TT_VALIDATE_LOG=" + log.path);
+  ASSERT_EQ(r.status, 0) << r.out;
+  // The program ran to the end with the operands repaired.
+  EXPECT_NE(r.out.find("hidden cpu 24"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("logits cuda:0 30"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("mixed Float 24"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("counts 24"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("loss 25 clean 12"), std::string::npos) << r.out;
+
+  // Records come in execution order; the markers in source order. The
+  // discarded cast inside loss() runs last.
+  auto lines = log.lines();
+  ASSERT_EQ(lines.size(), expected.size());
+  std::vector<std::pair<unsigned, std::string>> got, want;
+  for (const auto& l : lines) {
+    const json j = json::parse(l);
+    got.emplace_back(j["line"].get<unsigned>(), j["check"].get<std::string>());
+    EXPECT_EQ(j["file"], TT_RECORD_DEMO_SRC) << l;
+    EXPECT_GT(j["column"].get<int>(), 0);
+  }
+  for (const auto& e : expected) want.emplace_back(e.line, e.check);
+  std::rotate(want.begin(), want.begin() + 1, want.end());  // loss() first in source, last in time
+  EXPECT_EQ(got, want);
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(json::parse(lines[0])["message"],
+            "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!");
+  EXPECT_EQ(json::parse(lines[0])["op"], "matmul");
+  EXPECT_EQ(json::parse(lines[1])["devices"], json::array({"cpu", "cuda:0"}));
+  EXPECT_EQ(json::parse(lines[3])["dtypes"], json::array({"float32", "float16"}));
+  EXPECT_EQ(json::parse(lines[4])["message"], "result type Float can't be cast to the desired output type Long");
+  EXPECT_EQ(json::parse(lines[5])["dtypes"], json::array({"float16", "float32"}));
+}
+
+TEST(RecordEndToEnd, RaiseModeStopsAtTheFirstViolation) {
+  tt_test::TempFile log("tt-demo-raise");
+  const DemoRun r = run_demo("TT_EMULATE_CUDA=1 TT_VALIDATE_LOG=" + log.path);
+  EXPECT_EQ(r.status, 3) << r.out;
+  const unsigned line = markers().at(1).line;  // markers()[0] is in loss(), reached later
+  EXPECT_NE(r.out.find(std::string(TT_RECORD_DEMO_SRC) + ":" + std::to_string(line) + ":"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"),
+            std::string::npos);
+  EXPECT_TRUE(log.lines().empty());
+}
+
+TEST(RecordEndToEnd, WithoutCudaTheDemoFailsWithCudaUnavailable) {
+  const DemoRun r = run_demo("TT_VALIDATE=record TT_EMULATE_CUDA=0 TT_VALIDATE_LOG=/dev/null");
+  EXPECT_EQ(r.status, 3);
+  EXPECT_NE(r.out.find("CUDA is not available"), std::string::npos) << r.out;
+}
+
+TEST(RecordEndToEnd, ConcurrentProcessesAppendWholeLines) {
+  tt_test::TempFile log("tt-demo-many");
+  const std::string env = "TT_VALIDATE=record TT_EMULATE_CUDA=1 TT_VALIDATE_LOG=" + log.path;
+  const std::string cmd = "for i in 1 2 3 4 5 6; do " + env + " " + TT_RECORD_DEMO_BIN + " >/dev/null & done; wait";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const auto lines = log.lines();
+  ASSERT_EQ(lines.size(), 6u * markers().size());
+  for (const auto& l : lines) EXPECT_TRUE(json::accept(l)) << l;
+}
