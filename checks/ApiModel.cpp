@@ -19,6 +19,11 @@ constexpr llvm::StringLiteral BuiltinTensorClasses[] = {
 constexpr llvm::StringLiteral BuiltinModuleClasses[] = {"::torch::nn::Module",
                                                         "::tt::nn::Module"};
 
+// Data-loader batches: LibTorch's torch::data::Example and tt's, whose
+// `data` and `target` come back on the cpu, as in PyTorch.
+constexpr llvm::StringLiteral BuiltinBatchClasses[] = {"::torch::data::Example",
+                                                       "::tt::data::Example"};
+
 // Out-of-place conversions of at::Tensor (TensorBody.h) and tt::Tensor: each
 // returns a new tensor (or the same storage under a new handle) and never
 // modifies its object. In-place variants end in '_' and are not listed.
@@ -26,6 +31,49 @@ constexpr llvm::StringLiteral BuiltinConversionMethods[] = {
     "to",         "toType",    "type_as", "half",  "bfloat16",
     "cuda",       "cpu",       "pin_memory", "contiguous",
     "clone",      "detach"};
+
+// Tensor factories of torch::, at:: and tt:: by how they choose a dtype
+// (torch/csrc/autograd/generated/variable_factories.h, ATen's defaults).
+constexpr llvm::StringLiteral DefaultFloatFactories[] = {
+    "randn", "rand", "zeros", "ones", "empty", "eye", "linspace", "logspace",
+    "from_blob", "normal"};
+constexpr llvm::StringLiteral LongFactories[] = {"randint", "randperm"};
+constexpr llvm::StringLiteral FromValueFactories[] = {"tensor", "full",
+                                                      "arange", "scalar_tensor"};
+constexpr llvm::StringLiteral LikeFactories[] = {
+    "zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
+    "randn_like", "randint_like"};
+
+// Functions and tensor methods that combine tensors element-wise or by
+// contraction, so ATen requires one device (TensorIterator's common device).
+constexpr llvm::StringLiteral CombiningNames[] = {
+    "add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder",
+    "pow", "atan2", "maximum", "minimum", "fmod", "eq", "ne", "lt", "le", "gt",
+    "ge", "logical_and", "logical_or", "logical_xor", "where", "matmul", "mm",
+    "bmm", "addmm", "linear", "cat", "stack", "dot", "mse_loss", "l1_loss",
+    "cross_entropy", "nll_loss", "binary_cross_entropy",
+    "binary_cross_entropy_with_logits", "smooth_l1_loss", "kl_div",
+    "add_", "sub_", "mul_", "div_", "copy_"};
+constexpr llvm::StringLiteral MatmulNames[] = {"matmul", "mm", "bmm", "linear"};
+constexpr llvm::StringLiteral ModuleMoveNames[] = {"to", "cuda", "cpu", "half",
+                                                   "bfloat16"};
+
+bool inApiNamespace(const Decl *D) {
+  const DeclContext *DC = D->getDeclContext();
+  const NamespaceDecl *Outer = nullptr;
+  for (; DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      Outer = NS;
+  if (!Outer || !Outer->getIdentifier())
+    return false;
+  llvm::StringRef N = Outer->getName();
+  return N == "torch" || N == "at" || N == "tt";
+}
+
+template <size_t N>
+bool listed(const llvm::StringLiteral (&Names)[N], llvm::StringRef Name) {
+  return llvm::is_contained(Names, Name);
+}
 
 std::vector<std::string> parseList(llvm::StringRef Value) {
   std::vector<std::string> Result;
@@ -88,13 +136,23 @@ ApiModel::ApiModel(const ClangTidyCheck::OptionsView &Options)
           parseList(Options.getLocalOrGlobal("ConversionMethods", ""))),
       TensorClasses(concat(BuiltinTensorClasses, ExtraTensorClasses)),
       ModuleClasses(concat(BuiltinModuleClasses, ExtraModuleClasses)),
-      ConversionMethods(concat(BuiltinConversionMethods, ExtraConversionMethods)) {}
+      ConversionMethods(concat(BuiltinConversionMethods, ExtraConversionMethods)),
+      ExtraCombiningFunctions(
+          parseList(Options.getLocalOrGlobal("CombiningFunctions", ""))),
+      ExtraBatchClasses(parseList(Options.getLocalOrGlobal("BatchClasses", ""))),
+      BatchClasses(concat(BuiltinBatchClasses, ExtraBatchClasses)) {
+  for (const auto *List : {&TensorClasses, &ModuleClasses, &ConversionMethods,
+                           &ExtraCombiningFunctions, &BatchClasses})
+    Key += joinList(*List) + "|";
+}
 
 void ApiModel::storeOptions(const ClangTidyCheck::OptionsView &Options,
                             ClangTidyOptions::OptionMap &Map) const {
   Options.store(Map, "TensorClasses", joinList(ExtraTensorClasses));
   Options.store(Map, "ModuleClasses", joinList(ExtraModuleClasses));
   Options.store(Map, "ConversionMethods", joinList(ExtraConversionMethods));
+  Options.store(Map, "CombiningFunctions", joinList(ExtraCombiningFunctions));
+  Options.store(Map, "BatchClasses", joinList(ExtraBatchClasses));
 }
 
 bool ApiModel::isTensorClass(const CXXRecordDecl *RD) const {
@@ -116,6 +174,100 @@ bool ApiModel::isOutOfPlaceConversion(const CXXMethodDecl *MD) const {
          llvm::is_contained(ConversionMethods, MD->getName()) &&
          isTensorClass(MD->getParent()) &&
          isTensorValueType(MD->getReturnType());
+}
+
+bool ApiModel::isDeviceClass(const CXXRecordDecl *RD) const {
+  return RD && nameListed(RD, {"::c10::Device", "::tt::Device"});
+}
+
+bool ApiModel::isDeviceTypeEnum(const EnumDecl *ED) const {
+  return ED && nameListed(ED, {"::c10::DeviceType", "::tt::DeviceType"});
+}
+
+bool ApiModel::isScalarTypeEnum(const EnumDecl *ED) const {
+  return ED && nameListed(ED, {"::c10::ScalarType", "::tt::ScalarType"});
+}
+
+bool ApiModel::isTensorOptionsClass(const CXXRecordDecl *RD) const {
+  return RD && nameListed(RD, {"::c10::TensorOptions", "::tt::TensorOptions"});
+}
+
+bool ApiModel::isModuleHolder(const CXXRecordDecl *RD) const {
+  return sameOrDerivedFromListed(RD, {"::torch::nn::ModuleHolder"});
+}
+
+bool ApiModel::isModuleHandleType(QualType T) const {
+  if (T.isNull())
+    return false;
+  T = T.getNonReferenceType().getCanonicalType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  if (isModuleClass(RD) || isModuleHolder(RD))
+    return true;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    if (nameListed(Spec, {"::std::shared_ptr"}) &&
+        Spec->getTemplateArgs().size() == 1 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      return isModuleClass(
+          Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl());
+  return false;
+}
+
+bool ApiModel::isBatchClass(const CXXRecordDecl *RD) const {
+  return RD && nameListed(RD, BatchClasses);
+}
+
+ApiModel::FactoryKind ApiModel::factoryKind(const FunctionDecl *FD) const {
+  if (!FD || isa<CXXMethodDecl>(FD) || !FD->getIdentifier() ||
+      !inApiNamespace(FD))
+    return FactoryKind::None;
+  llvm::StringRef N = FD->getName();
+  if (listed(DefaultFloatFactories, N))
+    return FactoryKind::DefaultFloat;
+  if (listed(LongFactories, N))
+    return FactoryKind::Long;
+  if (listed(FromValueFactories, N))
+    return FactoryKind::FromValue;
+  if (listed(LikeFactories, N))
+    return FactoryKind::Like;
+  return FactoryKind::None;
+}
+
+bool ApiModel::isCombining(const FunctionDecl *FD) const {
+  if (!FD)
+    return false;
+  if (nameListed(FD, ExtraCombiningFunctions))
+    return true;
+  if (FD->isOverloadedOperator()) {
+    switch (FD->getOverloadedOperator()) {
+    case OO_Plus: case OO_Minus: case OO_Star: case OO_Slash:
+    case OO_PlusEqual: case OO_MinusEqual: case OO_StarEqual:
+    case OO_SlashEqual: case OO_EqualEqual: case OO_ExclaimEqual:
+    case OO_Less: case OO_LessEqual: case OO_Greater: case OO_GreaterEqual:
+      return true;
+    default:
+      return false;
+    }
+  }
+  if (!FD->getIdentifier() || !listed(CombiningNames, FD->getName()))
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    return isTensorClass(MD->getParent());
+  return inApiNamespace(FD);
+}
+
+bool ApiModel::isNonPromotingMatmul(const FunctionDecl *FD) const {
+  if (!FD || !FD->getIdentifier() || !listed(MatmulNames, FD->getName()))
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    return isTensorClass(MD->getParent());
+  return inApiNamespace(FD);
+}
+
+bool ApiModel::isModuleMove(const CXXMethodDecl *MD) const {
+  return MD && MD->getIdentifier() && listed(ModuleMoveNames, MD->getName()) &&
+         isModuleClass(MD->getParent());
 }
 
 } // namespace clang::tidy::tensor

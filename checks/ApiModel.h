@@ -29,6 +29,10 @@ namespace clang::tidy::tensor {
 ///    `::torch::nn::Module;::tt::nn::Module`.
 ///  - `ConversionMethods`: extra out-of-place conversion method names, added
 ///    to the built-in set (`to`, `toType`, `type_as`, `cuda`, `cpu`, ...).
+///  - `CombiningFunctions`: extra functions (qualified names) that combine
+///    their tensor arguments and so need them on one device, like `add`.
+///  - `BatchClasses`: extra data-loader batch classes whose `data` and
+///    `target` members are cpu tensors, like `torch::data::Example`.
 /// Class names follow hasAnyName: `::ns::Name` is exact, `Name` or `ns::Name`
 /// matches any enclosing namespace. They are compared with the declaration a
 /// typedef names, so list `::at::Tensor`, not `torch::Tensor`. A class that
@@ -49,6 +53,49 @@ public:
   /// tensor by value and so leaves its object unchanged.
   bool isOutOfPlaceConversion(const CXXMethodDecl *MD) const;
 
+  /// c10::Device / tt::Device.
+  bool isDeviceClass(const CXXRecordDecl *RD) const;
+  /// c10::DeviceType / tt::DeviceType (kCPU, kCUDA).
+  bool isDeviceTypeEnum(const EnumDecl *ED) const;
+  /// c10::ScalarType / tt::ScalarType (kFloat, kHalf, ...).
+  bool isScalarTypeEnum(const EnumDecl *ED) const;
+  /// c10::TensorOptions / tt::TensorOptions.
+  bool isTensorOptionsClass(const CXXRecordDecl *RD) const;
+  /// torch::nn::ModuleHolder<T> (what TORCH_MODULE declares): a shared
+  /// handle whose `->` and `()` reach the module.
+  bool isModuleHolder(const CXXRecordDecl *RD) const;
+  /// A value through which a module is used: a module, a holder, or a
+  /// std::shared_ptr to a module.
+  bool isModuleHandleType(QualType T) const;
+  /// torch::data::Example and other batches with cpu `data`/`target`.
+  bool isBatchClass(const CXXRecordDecl *RD) const;
+
+  /// How a free function of torch::, at:: or tt:: creates a tensor.
+  enum class FactoryKind {
+    None,
+    DefaultFloat, // randn, rand, zeros, ones, empty, eye, linspace, from_blob
+    Long,         // randint, randperm
+    FromValue,    // tensor, full, arange: dtype from the values
+    Like,         // zeros_like, ...: device and dtype of the first argument
+  };
+  FactoryKind factoryKind(const FunctionDecl *FD) const;
+
+  /// Does calling FD combine its tensor arguments, so that they must share
+  /// a device (ATen's common-device rule)? Tensor methods (x.add(y)),
+  /// operators, free functions of torch::/at::/tt:: and their nn::functional
+  /// losses, and CombiningFunctions.
+  bool isCombining(const FunctionDecl *FD) const;
+  /// matmul, mm, bmm, linear: they combine and, unlike arithmetic, do not
+  /// promote dtypes (a mismatch is an error).
+  bool isNonPromotingMatmul(const FunctionDecl *FD) const;
+  /// A module method that moves or casts the module in place: to, cuda,
+  /// cpu, half, bfloat16.
+  bool isModuleMove(const CXXMethodDecl *MD) const;
+
+  /// Identifies this configuration: checks whose models agree share one
+  /// analysis per function.
+  const std::string &configurationKey() const { return Key; }
+
 private:
   std::vector<std::string> ExtraTensorClasses;
   std::vector<std::string> ExtraModuleClasses;
@@ -57,6 +104,10 @@ private:
   std::vector<std::string> TensorClasses;
   std::vector<std::string> ModuleClasses;
   std::vector<std::string> ConversionMethods;
+  std::vector<std::string> ExtraCombiningFunctions;
+  std::vector<std::string> ExtraBatchClasses;
+  std::vector<std::string> BatchClasses;
+  std::string Key;
 };
 
 /// Matcher forms of the model's predicates, for use in registerMatchers.

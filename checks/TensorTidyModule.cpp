@@ -8,6 +8,9 @@
 #include "ClangTidyModule.h"
 #include "ClangTidyModuleRegistry.h"
 #include "DiscardedCastCheck.h"
+#include "MixedDeviceCheck.h"
+#include "MixedDtypeCheck.h"
+#include "UnmovedInputCheck.h"
 
 namespace clang::tidy {
 namespace tensor {
@@ -17,6 +20,9 @@ class TensorModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
     CheckFactories.registerCheck<DiscardedCastCheck>("tensor-discarded-cast");
+    CheckFactories.registerCheck<MixedDeviceCheck>("tensor-mixed-device");
+    CheckFactories.registerCheck<MixedDtypeCheck>("tensor-mixed-dtype");
+    CheckFactories.registerCheck<UnmovedInputCheck>("tensor-unmoved-input");
   }
 };
 

@@ -1,0 +1,138 @@
+//===--- SiteCheck.cpp - Base of the checks that judge analysis sites -----===//
+
+#include "SiteCheck.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::tensor {
+
+void SiteCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(functionDecl(isDefinition(),
+                                  unless(isExpansionInSystemHeader()),
+                                  unless(ast_matchers::isTemplateInstantiation()))
+                         .bind("fn"),
+                     this);
+  Finder->addMatcher(lambdaExpr(unless(isExpansionInSystemHeader())).bind("lambda"),
+                     this);
+}
+
+void SiteCheck::onStartOfTranslationUnit() {
+  Seen.clear();
+  DeviceDtypeAnalysis::reset();
+}
+
+void SiteCheck::check(const MatchFinder::MatchResult &Result) {
+  const FunctionDecl *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (const auto *LE = Result.Nodes.getNodeAs<LambdaExpr>("lambda"))
+    Fn = LE->getCallOperator();
+  if (!Fn || !Fn->hasBody() || Fn->isDependentContext() ||
+      Fn->isTemplateInstantiation() || !Seen.insert(Fn).second)
+    return;
+  const FunctionFacts &Facts =
+      DeviceDtypeAnalysis::analyze(Fn, *Result.Context, Api);
+  if (!Facts.Complete)
+    return;
+  for (const Site &S : Facts.Sites)
+    checkSite(S, *Result.Context);
+}
+
+std::string SiteCheck::nameOf(const Expr *E, ASTContext &Ctx) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+  if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
+    R = CharSourceRange::getTokenRange(SM.getSpellingLoc(R.getBegin()),
+                                       SM.getSpellingLoc(R.getEnd()));
+  std::string Text =
+      Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+  if (Text.empty() || Text.find('\n') != std::string::npos)
+    return "the operand";
+  if (Text.size() > 40)
+    Text = Text.substr(0, 37) + "...";
+  return "'" + Text + "'";
+}
+
+std::string SiteCheck::moduleName(const Expr *E, ASTContext &Ctx) const {
+  E = E->IgnoreImplicit();
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E))
+    if ((OCE->getOperator() == OO_Arrow || OCE->getOperator() == OO_Star) &&
+        OCE->getNumArgs() == 1)
+      return moduleName(OCE->getArg(0), Ctx);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_Deref)
+      return moduleName(UO->getSubExpr(), Ctx);
+  return nameOf(E, Ctx);
+}
+
+std::string SiteCheck::calleeName(const Site &S) {
+  const FunctionDecl *FD = S.Callee;
+  if (FD->isOverloadedOperator())
+    return "'operator" +
+           std::string(getOperatorSpelling(FD->getOverloadedOperator())) + "'";
+  return "'" + FD->getNameAsString() + "'";
+}
+
+void SiteCheck::noteDeviceOrigin(const Operand &O, ASTContext &Ctx) {
+  const Origin &Or = O.Fact.DeviceOrigin;
+  if (!Or.valid())
+    return;
+  std::string What = nameOf(O.E, Ctx) + " is on " + O.Fact.Device.describe();
+  const char *How = nullptr;
+  switch (Or.How) {
+  case Origin::Created: How = "created here"; break;
+  case Origin::Moved: How = "moved here"; break;
+  case Origin::Batch:
+    How = "batches come from the data loader on the cpu";
+    break;
+  case Origin::Result: How = "computed here"; break;
+  case Origin::ModuleMoved:
+  case Origin::ModuleCreated: How = "output of a module placed here"; break;
+  default: return;
+  }
+  diag(Ctx.getSourceManager().getExpansionLoc(Or.Loc), "%0: %1",
+       DiagnosticIDs::Note)
+      << What << How;
+}
+
+void SiteCheck::noteTypeOrigin(const Operand &O, ASTContext &Ctx) {
+  const Origin &Or = O.Fact.TypeOrigin;
+  if (!Or.valid())
+    return;
+  const char *How = Or.How == Origin::Converted ? "converted here"
+                    : Or.How == Origin::Created ? "created here"
+                                                : "computed here";
+  diag(Ctx.getSourceManager().getExpansionLoc(Or.Loc), "%0 is %1: %2",
+       DiagnosticIDs::Note)
+      << nameOf(O.E, Ctx) << O.Fact.Type.describe() << How;
+}
+
+void SiteCheck::noteModuleDevice(const Expr *Module, const ModuleFact &M,
+                                 ASTContext &Ctx) {
+  if (!M.DeviceOrigin.valid())
+    return;
+  SourceLocation Loc = Ctx.getSourceManager().getExpansionLoc(M.DeviceOrigin.Loc);
+  if (M.DeviceOrigin.How == Origin::ModuleMoved)
+    diag(Loc, "%0 was moved to %1 here", DiagnosticIDs::Note)
+        << moduleName(Module, Ctx) << M.Device.describe();
+  else
+    diag(Loc, "%0 is on %1: created here", DiagnosticIDs::Note)
+        << moduleName(Module, Ctx) << M.Device.describe();
+}
+
+void SiteCheck::noteModuleType(const Expr *Module, const ModuleFact &M,
+                               ASTContext &Ctx) {
+  if (!M.TypeOrigin.valid())
+    return;
+  SourceLocation Loc = Ctx.getSourceManager().getExpansionLoc(M.TypeOrigin.Loc);
+  if (M.TypeOrigin.How == Origin::ModuleMoved)
+    diag(Loc, "%0 was cast to %1 here", DiagnosticIDs::Note)
+        << moduleName(Module, Ctx) << M.Type.describe();
+  else
+    diag(Loc, "%0 has %1 parameters: created here", DiagnosticIDs::Note)
+        << moduleName(Module, Ctx) << M.Type.describe();
+}
+
+} // namespace clang::tidy::tensor

@@ -1,0 +1,51 @@
+//===--- SiteCheck.h - Base of the checks that judge analysis sites -------===//
+//
+// tensor-mixed-device, tensor-unmoved-input and tensor-mixed-dtype are thin:
+// each function body is analysed once (DeviceDtypeAnalysis, shared and
+// cached), and each check judges the sites the analysis recorded. This base
+// does the matching, the caching and the wording shared by their notes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOR_TIDY_CHECKS_SITECHECK_H
+#define TENSOR_TIDY_CHECKS_SITECHECK_H
+
+#include "TensorCheck.h"
+#include "analysis/DeviceDtypeAnalysis.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::tensor {
+
+class SiteCheck : public TensorCheck {
+public:
+  using TensorCheck::TensorCheck;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) final;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
+  void onStartOfTranslationUnit() override;
+
+protected:
+  /// Judges one site of an analysed function.
+  virtual void checkSite(const Site &S, ASTContext &Ctx) = 0;
+
+  /// The operand as written, shortened for a message: 'batch.data'.
+  std::string nameOf(const Expr *E, ASTContext &Ctx) const;
+  /// The module a call goes through: 'model' for model->forward(x).
+  std::string moduleName(const Expr *E, ASTContext &Ctx) const;
+  /// Notes where a tensor's device (or dtype) fact comes from:
+  /// "'x' is on cpu: created here".
+  void noteDeviceOrigin(const Operand &O, ASTContext &Ctx);
+  void noteTypeOrigin(const Operand &O, ASTContext &Ctx);
+  void noteModuleDevice(const Expr *Module, const ModuleFact &M,
+                        ASTContext &Ctx);
+  void noteModuleType(const Expr *Module, const ModuleFact &M,
+                      ASTContext &Ctx);
+  /// The callee as users name it: 'operator+', 'matmul', 'forward'.
+  static std::string calleeName(const Site &S);
+
+private:
+  llvm::DenseSet<const FunctionDecl *> Seen;
+};
+
+} // namespace clang::tidy::tensor
+
+#endif // TENSOR_TIDY_CHECKS_SITECHECK_H

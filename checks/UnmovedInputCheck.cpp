@@ -1,0 +1,83 @@
+//===--- UnmovedInputCheck.cpp - tensor-unmoved-input ---------------------===//
+
+#include "UnmovedInputCheck.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+
+namespace clang::tidy::tensor {
+namespace {
+
+// Can the expression that moved the module be written again at the call?
+// A constant (torch::kCUDA), a global, a parameter, or a local declared at
+// the top level of the function body: those are in scope for the rest of it.
+bool usableAnywhereInFunction(const Expr *E, const Expr *Call,
+                              ASTContext &Ctx) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  if (!DRE)
+    return false;
+  const ValueDecl *D = DRE->getDecl();
+  if (isa<EnumConstantDecl>(D))
+    return true;
+  const auto *VD = dyn_cast<VarDecl>(D);
+  if (!VD)
+    return false;
+  if (VD->hasGlobalStorage() || isa<ParmVarDecl>(VD))
+    return true;
+  const auto *Fn = dyn_cast<FunctionDecl>(VD->getDeclContext());
+  const auto *Body = Fn ? dyn_cast_or_null<CompoundStmt>(Fn->getBody()) : nullptr;
+  if (!Body)
+    return false;
+  for (const Stmt *S : Body->body())
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *Dcl : DS->decls())
+        if (Dcl == VD)
+          return Ctx.getSourceManager().isBeforeInTranslationUnit(
+              VD->getLocation(), Call->getBeginLoc());
+  return false;
+}
+
+bool needsParens(const Expr *E) {
+  E = E->IgnoreImplicit();
+  return !isa<DeclRefExpr, MemberExpr, CallExpr, ParenExpr>(E);
+}
+
+} // namespace
+
+void UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
+  if (S.K != Site::ModuleCall || S.Operands.empty())
+    return;
+  const Operand &In = S.Operands.front();
+  if (!provablyDifferent(S.Module.Device, In.Fact.Device))
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const std::string Module = moduleName(S.ModuleExpr, Ctx);
+  {
+    auto D = diag(SM.getExpansionLoc(In.E->getBeginLoc()),
+                  "input %0 is on %1 but %2 is on %3")
+             << nameOf(In.E, Ctx) << In.Fact.Device.describe() << Module
+             << S.Module.Device.describe();
+    const Expr *Dev = S.Module.MoveDeviceArg;
+    SourceRange R = In.E->getSourceRange();
+    if (Dev && !R.getBegin().isMacroID() && !R.getEnd().isMacroID() &&
+        !Dev->getBeginLoc().isMacroID() &&
+        usableAnywhereInFunction(Dev, S.Call, Ctx)) {
+      StringRef DevText = Lexer::getSourceText(
+          CharSourceRange::getTokenRange(Dev->getSourceRange()), SM,
+          Ctx.getLangOpts());
+      SourceLocation End =
+          Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts());
+      if (!DevText.empty() && End.isValid()) {
+        if (needsParens(In.E))
+          D << FixItHint::CreateInsertion(R.getBegin(), "(")
+            << FixItHint::CreateInsertion(End, (").to(" + DevText + ")").str());
+        else
+          D << FixItHint::CreateInsertion(End, (".to(" + DevText + ")").str());
+      }
+    }
+  }
+  noteDeviceOrigin(In, Ctx);
+  noteModuleDevice(S.ModuleExpr, S.Module, Ctx);
+}
+
+} // namespace clang::tidy::tensor
