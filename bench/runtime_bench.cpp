@@ -11,8 +11,10 @@
 #include <benchmark/benchmark.h>
 #include <tt/tt.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #ifdef _OPENMP
@@ -200,6 +202,11 @@ TT_TORCH(BENCHMARK(BM_sum_torch)->Name("sum_f32/torch")->TT_SIZES;)
 
 int main(int argc, char** argv) {
 #ifdef TT_BENCH_WITH_TORCH
+  // LibTorch picks its thread count from cpuinfo (1 on some VMs) and sets
+  // the shared OpenMP runtime to it; give both libraries every CPU.
+  // OMP_NUM_THREADS, when set, decides for both.
+  const char* omp = std::getenv("OMP_NUM_THREADS");
+  at::set_num_threads(omp && *omp ? std::atoi(omp) : static_cast<int>(std::thread::hardware_concurrency()));
   benchmark::AddCustomContext("torch_threads", std::to_string(at::get_num_threads()));
 #endif
 #ifdef _OPENMP

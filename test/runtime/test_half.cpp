@@ -98,3 +98,25 @@ TEST(Half, OddLengthsAndOffsetsUseTheTails) {
     for (int64_t i = 0; i < n; ++i) EXPECT_EQ(back.data_ptr<float>()[i], static_cast<float>(i + 3));
   }
 }
+
+TEST(Half, LargeOutputsTakeTheStreamingPath) {
+  // 17M float32 -> float16 writes 34 MB, above the streaming threshold;
+  // the slice makes the destination start unaligned.
+  const int64_t n = (17 << 20) + 5;
+  Tensor x = (arange(n + 1, kFloat).slice(0, 1) * 0.001).contiguous();
+  for (ScalarType t : {kHalf, kBFloat16}) {
+    Tensor dst = empty({n + 1}, t).slice(0, 1);
+    dst.copy_(x);
+    Tensor back = empty({n + 1}, kFloat).slice(0, 1);
+    back.copy_(dst);
+    const float* xs = x.data_ptr<float>();
+    const float* bs = back.data_ptr<float>();
+    int64_t bad = 0;
+    for (int64_t i = 0; i < n; i += 997) {
+      const float want = t == kHalf ? static_cast<float>(Half(xs[i])) : static_cast<float>(BFloat16(xs[i]));
+      bad += bs[i] != want;
+    }
+    bad += bs[n - 1] != (t == kHalf ? static_cast<float>(Half(xs[n - 1])) : static_cast<float>(BFloat16(xs[n - 1])));
+    EXPECT_EQ(bad, 0) << t;
+  }
+}

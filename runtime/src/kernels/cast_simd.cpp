@@ -3,6 +3,7 @@
 // tt/half.h. Both round to nearest even and agree bit for bit with c10.
 #include <immintrin.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -30,32 +31,54 @@ void bf16_to_f32_portable(const uint16_t* s, float* d, int64_t n) {
 // --- AVX2 + F16C -------------------------------------------------------------
 #define TT_AVX2 __attribute__((target("avx2,f16c,fma")))
 
-TT_AVX2 void f32_to_f16_avx2(const float* s, uint16_t* d, int64_t n) {
+// Outputs larger than this bypass the caches with streaming stores: no
+// read-for-ownership of each destination line (what memcpy does for big
+// copies), and the caches keep what the next op reads. Below it, normal
+// stores leave the result in cache for the next op.
+constexpr int64_t kStreamBytes = 32 << 20;
+
+// Stores 32 bytes; streaming needs 32-byte alignment, which the callers
+// establish by converting a scalar head first.
+template <bool Stream>
+TT_AVX2 inline void store256(void* p, __m256i v) {
+  if constexpr (Stream) _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+  else _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+}
+
+template <bool Stream>
+TT_AVX2 void f32_to_f16_avx2_impl(const float* s, uint16_t* d, int64_t n) {
   int64_t i = 0;
+  if constexpr (Stream)
+    for (; i < n && (reinterpret_cast<uintptr_t>(d + i) & 31) != 0; ++i) d[i] = float_to_half_bits(s[i]);
   for (; i + 32 <= n; i += 32) {
     const __m128i a = _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT);
     const __m128i b = _mm256_cvtps_ph(_mm256_loadu_ps(s + i + 8), _MM_FROUND_TO_NEAREST_INT);
     const __m128i c = _mm256_cvtps_ph(_mm256_loadu_ps(s + i + 16), _MM_FROUND_TO_NEAREST_INT);
     const __m128i e = _mm256_cvtps_ph(_mm256_loadu_ps(s + i + 24), _MM_FROUND_TO_NEAREST_INT);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i), _mm256_set_m128i(b, a));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i + 16), _mm256_set_m128i(e, c));
+    store256<Stream>(d + i, _mm256_set_m128i(b, a));
+    store256<Stream>(d + i + 16, _mm256_set_m128i(e, c));
   }
+  if constexpr (Stream) _mm_sfence();
   for (; i + 8 <= n; i += 8)
     _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i),
                      _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
   f32_to_f16_portable(s + i, d + i, n - i);
 }
 
-TT_AVX2 void f16_to_f32_avx2(const uint16_t* s, float* d, int64_t n) {
+template <bool Stream>
+TT_AVX2 void f16_to_f32_avx2_impl(const uint16_t* s, float* d, int64_t n) {
   int64_t i = 0;
+  if constexpr (Stream)
+    for (; i < n && (reinterpret_cast<uintptr_t>(d + i) & 31) != 0; ++i) d[i] = half_bits_to_float(s[i]);
   for (; i + 32 <= n; i += 32) {
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i));
     const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 16));
-    _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm256_castsi256_si128(x)));
-    _mm256_storeu_ps(d + i + 8, _mm256_cvtph_ps(_mm256_extracti128_si256(x, 1)));
-    _mm256_storeu_ps(d + i + 16, _mm256_cvtph_ps(_mm256_castsi256_si128(y)));
-    _mm256_storeu_ps(d + i + 24, _mm256_cvtph_ps(_mm256_extracti128_si256(y, 1)));
+    store256<Stream>(d + i, _mm256_castps_si256(_mm256_cvtph_ps(_mm256_castsi256_si128(x))));
+    store256<Stream>(d + i + 8, _mm256_castps_si256(_mm256_cvtph_ps(_mm256_extracti128_si256(x, 1))));
+    store256<Stream>(d + i + 16, _mm256_castps_si256(_mm256_cvtph_ps(_mm256_castsi256_si128(y))));
+    store256<Stream>(d + i + 24, _mm256_castps_si256(_mm256_cvtph_ps(_mm256_extracti128_si256(y, 1))));
   }
+  if constexpr (Stream) _mm_sfence();
   for (; i + 8 <= n; i += 8)
     _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
   f16_to_f32_portable(s + i, d + i, n - i);
@@ -70,35 +93,60 @@ TT_AVX2 inline __m256i bf16_round8(__m256 x) {
   return _mm256_blendv_epi8(r, _mm256_set1_epi32(0x7FC0), _mm256_castps_si256(nan));
 }
 
-TT_AVX2 void f32_to_bf16_avx2(const float* s, uint16_t* d, int64_t n) {
+template <bool Stream>
+TT_AVX2 void f32_to_bf16_avx2_impl(const float* s, uint16_t* d, int64_t n) {
   int64_t i = 0;
+  if constexpr (Stream)
+    for (; i < n && (reinterpret_cast<uintptr_t>(d + i) & 31) != 0; ++i) d[i] = float_to_bf16_bits(s[i]);
   for (; i + 16 <= n; i += 16) {
     const __m256i a = bf16_round8(_mm256_loadu_ps(s + i));
     const __m256i b = bf16_round8(_mm256_loadu_ps(s + i + 8));
     // packus works per 128-bit lane: [a0..3 b0..3 a4..7 b4..7]; restore order.
     const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i), packed);
+    store256<Stream>(d + i, packed);
   }
+  if constexpr (Stream) _mm_sfence();
   f32_to_bf16_portable(s + i, d + i, n - i);
 }
 
-TT_AVX2 void bf16_to_f32_avx2(const uint16_t* s, float* d, int64_t n) {
+template <bool Stream>
+TT_AVX2 void bf16_to_f32_avx2_impl(const uint16_t* s, float* d, int64_t n) {
   int64_t i = 0;
+  if constexpr (Stream)
+    for (; i < n && (reinterpret_cast<uintptr_t>(d + i) & 31) != 0; ++i) d[i] = bf16_bits_to_float(s[i]);
   for (; i + 16 <= n; i += 16) {
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i));
     const __m256i lo = _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(x)), 16);
     const __m256i hi = _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(x, 1)), 16);
-    _mm256_storeu_ps(d + i, _mm256_castsi256_ps(lo));
-    _mm256_storeu_ps(d + i + 8, _mm256_castsi256_ps(hi));
+    store256<Stream>(d + i, lo);
+    store256<Stream>(d + i + 8, hi);
   }
+  if constexpr (Stream) _mm_sfence();
   bf16_to_f32_portable(s + i, d + i, n - i);
 }
 
+// The table holds one function per direction; it picks the streaming form
+// when the whole output is large (the caller passes that size, since a
+// thread's chunk alone would not tell).
+#define TT_AVX2_DISPATCH(name, S, D)                                            \
+  TT_AVX2 void name##_avx2(const S* s, D* d, int64_t n, int64_t total_bytes) {   \
+    if (total_bytes >= kStreamBytes) name##_avx2_impl<true>(s, d, n);           \
+    else name##_avx2_impl<false>(s, d, n);                                      \
+  }
+TT_AVX2_DISPATCH(f32_to_f16, float, uint16_t)
+TT_AVX2_DISPATCH(f16_to_f32, uint16_t, float)
+TT_AVX2_DISPATCH(f32_to_bf16, float, uint16_t)
+TT_AVX2_DISPATCH(bf16_to_f32, uint16_t, float)
+#undef TT_AVX2_DISPATCH
+
+template <class S, class D, void (*F)(const S*, D*, int64_t)>
+void portable_entry(const S* s, D* d, int64_t n, int64_t) { F(s, d, n); }
+
 struct CastTable {
-  void (*f32_to_f16)(const float*, uint16_t*, int64_t);
-  void (*f16_to_f32)(const uint16_t*, float*, int64_t);
-  void (*f32_to_bf16)(const float*, uint16_t*, int64_t);
-  void (*bf16_to_f32)(const uint16_t*, float*, int64_t);
+  void (*f32_to_f16)(const float*, uint16_t*, int64_t, int64_t);
+  void (*f16_to_f32)(const uint16_t*, float*, int64_t, int64_t);
+  void (*f32_to_bf16)(const float*, uint16_t*, int64_t, int64_t);
+  void (*bf16_to_f32)(const uint16_t*, float*, int64_t, int64_t);
   const char* isa;
 };
 
@@ -109,7 +157,8 @@ CastTable choose() {
   __builtin_cpu_init();
   if (!portable && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") && __builtin_cpu_supports("fma"))
     return {f32_to_f16_avx2, f16_to_f32_avx2, f32_to_bf16_avx2, bf16_to_f32_avx2, "avx2+f16c"};
-  return {f32_to_f16_portable, f16_to_f32_portable, f32_to_bf16_portable, bf16_to_f32_portable, "portable"};
+  return {portable_entry<float, uint16_t, f32_to_f16_portable>, portable_entry<uint16_t, float, f16_to_f32_portable>,
+          portable_entry<float, uint16_t, f32_to_bf16_portable>, portable_entry<uint16_t, float, bf16_to_f32_portable>, "portable"};
 }
 
 const CastTable& table() {
@@ -119,10 +168,10 @@ const CastTable& table() {
 
 }  // namespace
 
-void cast_f32_to_f16(const float* s, uint16_t* d, int64_t n) { table().f32_to_f16(s, d, n); }
-void cast_f16_to_f32(const uint16_t* s, float* d, int64_t n) { table().f16_to_f32(s, d, n); }
-void cast_f32_to_bf16(const float* s, uint16_t* d, int64_t n) { table().f32_to_bf16(s, d, n); }
-void cast_bf16_to_f32(const uint16_t* s, float* d, int64_t n) { table().bf16_to_f32(s, d, n); }
+void cast_f32_to_f16(const float* s, uint16_t* d, int64_t n, int64_t total_bytes) { table().f32_to_f16(s, d, n, total_bytes); }
+void cast_f16_to_f32(const uint16_t* s, float* d, int64_t n, int64_t total_bytes) { table().f16_to_f32(s, d, n, total_bytes); }
+void cast_f32_to_bf16(const float* s, uint16_t* d, int64_t n, int64_t total_bytes) { table().f32_to_bf16(s, d, n, total_bytes); }
+void cast_bf16_to_f32(const uint16_t* s, float* d, int64_t n, int64_t total_bytes) { table().bf16_to_f32(s, d, n, total_bytes); }
 const char* cast_isa() { return table().isa; }
 
 }  // namespace tt::detail::kernels

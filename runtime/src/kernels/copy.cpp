@@ -10,16 +10,16 @@ namespace tt::detail::kernels {
 namespace {
 
 // Contiguous conversions that have a SIMD path; false if (from, to) has none.
-bool simd_cast(ScalarType from, ScalarType to, const char* s, char* d, int64_t n) {
+bool simd_cast(ScalarType from, ScalarType to, const char* s, char* d, int64_t n, int64_t total_bytes) {
   using ST = ScalarType;
   if (from == ST::Float && to == ST::Half) {
-    cast_f32_to_f16(reinterpret_cast<const float*>(s), reinterpret_cast<uint16_t*>(d), n);
+    cast_f32_to_f16(reinterpret_cast<const float*>(s), reinterpret_cast<uint16_t*>(d), n, total_bytes);
   } else if (from == ST::Half && to == ST::Float) {
-    cast_f16_to_f32(reinterpret_cast<const uint16_t*>(s), reinterpret_cast<float*>(d), n);
+    cast_f16_to_f32(reinterpret_cast<const uint16_t*>(s), reinterpret_cast<float*>(d), n, total_bytes);
   } else if (from == ST::Float && to == ST::BFloat16) {
-    cast_f32_to_bf16(reinterpret_cast<const float*>(s), reinterpret_cast<uint16_t*>(d), n);
+    cast_f32_to_bf16(reinterpret_cast<const float*>(s), reinterpret_cast<uint16_t*>(d), n, total_bytes);
   } else if (from == ST::BFloat16 && to == ST::Float) {
-    cast_bf16_to_f32(reinterpret_cast<const uint16_t*>(s), reinterpret_cast<float*>(d), n);
+    cast_bf16_to_f32(reinterpret_cast<const uint16_t*>(s), reinterpret_cast<float*>(d), n, total_bytes);
   } else {
     return false;
   }
@@ -53,7 +53,7 @@ void copy(const TensorImpl& dst, const TensorImpl& src) {
       return;
     }
     parallel_for(n, kParallelGrain, [&](int64_t b, int64_t e) {
-      if (simd_cast(from, to, s + b * din, d + b * dout, e - b)) return;
+      if (simd_cast(from, to, s + b * din, d + b * dout, e - b, n * static_cast<int64_t>(dout))) return;
       visit_dtype(to, [&](auto tt_) {
         visit_dtype(from, [&](auto tf) {
           using To = typename decltype(tt_)::type;

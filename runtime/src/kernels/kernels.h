@@ -46,10 +46,12 @@ void normal(const TensorImpl& out);
 void manual_seed(uint64_t seed);
 
 // Contiguous bulk conversions with run-time SIMD dispatch (cast_simd.cpp).
-void cast_f32_to_f16(const float* src, uint16_t* dst, int64_t n);
-void cast_f16_to_f32(const uint16_t* src, float* dst, int64_t n);
-void cast_f32_to_bf16(const float* src, uint16_t* dst, int64_t n);
-void cast_bf16_to_f32(const uint16_t* src, float* dst, int64_t n);
+// total_bytes: the whole output's size (n may be one thread's share); large
+// outputs are written with streaming stores.
+void cast_f32_to_f16(const float* src, uint16_t* dst, int64_t n, int64_t total_bytes);
+void cast_f16_to_f32(const uint16_t* src, float* dst, int64_t n, int64_t total_bytes);
+void cast_f32_to_bf16(const float* src, uint16_t* dst, int64_t n, int64_t total_bytes);
+void cast_bf16_to_f32(const uint16_t* src, float* dst, int64_t n, int64_t total_bytes);
 // Which implementation the dispatch picked ("avx2+f16c", "portable").
 const char* cast_isa();
 
