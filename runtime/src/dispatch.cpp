@@ -111,7 +111,7 @@ void require_host_kernels(Device d, const std::source_location& loc) {
               loc);
 }
 
-void report_discarded_conversion(const ConversionSite& site) noexcept {
+void report_discarded_conversion(const ConversionSite& site) noexcept try {
   if (!recording()) return;
   std::ostringstream msg;
   msg << "result of '" << site.op << "' is discarded: the " << python_name(site.to_dtype) << " " << site.to_device
@@ -120,6 +120,8 @@ void report_discarded_conversion(const ConversionSite& site) noexcept {
   record_violation(Violation{"tensor-discarded-cast", site.op, msg.str(), {site.from_device, site.to_device},
                              {site.from_dtype, site.to_dtype}},
                    site.where);
+} catch (...) {
+  // Called from a destructor: losing one record beats terminating.
 }
 
 }  // namespace tt::detail
