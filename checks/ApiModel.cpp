@@ -67,7 +67,7 @@ bool inApiNamespace(const Decl *D) {
   if (!Outer || !Outer->getIdentifier())
     return false;
   llvm::StringRef N = Outer->getName();
-  return N == "torch" || N == "at" || N == "tt";
+  return N == "torch" || N == "at" || N == "c10" || N == "tt";
 }
 
 template <size_t N>
@@ -216,6 +216,10 @@ bool ApiModel::isModuleHandleType(QualType T) const {
 
 bool ApiModel::isBatchClass(const CXXRecordDecl *RD) const {
   return RD && nameListed(RD, BatchClasses);
+}
+
+bool ApiModel::isApiFunction(const FunctionDecl *FD) const {
+  return FD && inApiNamespace(FD);
 }
 
 ApiModel::FactoryKind ApiModel::factoryKind(const FunctionDecl *FD) const {

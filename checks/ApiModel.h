@@ -70,6 +70,10 @@ public:
   /// torch::data::Example and other batches with cpu `data`/`target`.
   bool isBatchClass(const CXXRecordDecl *RD) const;
 
+  /// A function or method declared in the tensor APIs' namespaces (torch,
+  /// at, c10, tt).
+  bool isApiFunction(const FunctionDecl *FD) const;
+
   /// How a free function of torch::, at:: or tt:: creates a tensor.
   enum class FactoryKind {
     None,

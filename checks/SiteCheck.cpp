@@ -40,7 +40,19 @@ void SiteCheck::check(const MatchFinder::MatchResult &Result) {
     checkSite(S, *Result.Context);
 }
 
+const Expr *SiteCheck::writtenForm(const Expr *E) {
+  while (true) {
+    E = E->IgnoreImplicit();
+    const auto *CE = dyn_cast<CXXConstructExpr>(E);
+    if (!CE || CE->getNumArgs() != 1 ||
+        !CE->getConstructor()->isCopyOrMoveConstructor())
+      return E;
+    E = CE->getArg(0);
+  }
+}
+
 std::string SiteCheck::nameOf(const Expr *E, ASTContext &Ctx) const {
+  E = writtenForm(E);
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
   if (R.getBegin().isMacroID() || R.getEnd().isMacroID())

@@ -13,7 +13,14 @@ namespace {
 // the top level of the function body: those are in scope for the rest of it.
 bool usableAnywhereInFunction(const Expr *E, const Expr *Call,
                               ASTContext &Ctx) {
-  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  E = E->IgnoreImplicit();
+  // Device(kCUDA): the implicit conversion from the DeviceType constant.
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      CE && !isa<CXXTemporaryObjectExpr>(CE) && CE->getNumArgs() >= 1 &&
+      llvm::all_of(llvm::drop_begin(CE->arguments()),
+                   [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
+    E = CE->getArg(0)->IgnoreImplicit();
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
   if (!DRE)
     return false;
   const ValueDecl *D = DRE->getDecl();
@@ -37,8 +44,11 @@ bool usableAnywhereInFunction(const Expr *E, const Expr *Call,
   return false;
 }
 
+// `.to(d)` binds tighter than any infix or prefix operator.
 bool needsParens(const Expr *E) {
-  E = E->IgnoreImplicit();
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E))
+    return OCE->getOperator() != OO_Call && OCE->getOperator() != OO_Subscript &&
+           OCE->getOperator() != OO_Arrow;
   return !isa<DeclRefExpr, MemberExpr, CallExpr, ParenExpr>(E);
 }
 
@@ -48,6 +58,7 @@ void UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
   if (S.K != Site::ModuleCall || S.Operands.empty())
     return;
   const Operand &In = S.Operands.front();
+  const Expr *Written = writtenForm(In.E);
   if (!provablyDifferent(S.Module.Device, In.Fact.Device))
     return;
   const SourceManager &SM = Ctx.getSourceManager();
@@ -58,7 +69,7 @@ void UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
              << nameOf(In.E, Ctx) << In.Fact.Device.describe() << Module
              << S.Module.Device.describe();
     const Expr *Dev = S.Module.MoveDeviceArg;
-    SourceRange R = In.E->getSourceRange();
+    SourceRange R = Written->getSourceRange();
     if (Dev && !R.getBegin().isMacroID() && !R.getEnd().isMacroID() &&
         !Dev->getBeginLoc().isMacroID() &&
         usableAnywhereInFunction(Dev, S.Call, Ctx)) {
@@ -68,7 +79,7 @@ void UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
       SourceLocation End =
           Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts());
       if (!DevText.empty() && End.isValid()) {
-        if (needsParens(In.E))
+        if (needsParens(Written))
           D << FixItHint::CreateInsertion(R.getBegin(), "(")
             << FixItHint::CreateInsertion(End, (").to(" + DevText + ")").str());
         else

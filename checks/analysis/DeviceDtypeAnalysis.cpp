@@ -86,15 +86,24 @@ const ValueDecl *referencedVar(const Expr *E) {
   return nullptr;
 }
 
+// Arguments as written: defaulted ones (an allocator, say) left out.
+llvm::SmallVector<const Expr *, 2> writtenArgs(const CXXConstructExpr *CE) {
+  llvm::SmallVector<const Expr *, 2> Args;
+  for (const Expr *A : CE->arguments())
+    if (!isa<CXXDefaultArgExpr>(A))
+      Args.push_back(A);
+  return Args;
+}
+
 // Elements of a braced list or std::initializer_list argument.
 llvm::SmallVector<const Expr *, 4> listElements(const Expr *E) {
   llvm::SmallVector<const Expr *, 4> Out;
   E = strip(E);
   if (const auto *SIL = dyn_cast_or_null<CXXStdInitializerListExpr>(E))
     E = strip(SIL->getSubExpr());
-  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
-      CE && CE->getNumArgs() == 1)
-    return listElements(CE->getArg(0));
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E))
+    if (auto Args = writtenArgs(CE); Args.size() == 1)
+      return listElements(Args[0]);
   if (const auto *ILE = dyn_cast_or_null<InitListExpr>(E))
     for (const Expr *Init : ILE->inits())
       Out.push_back(Init);
@@ -107,10 +116,11 @@ int sizesRank(const Expr *E) {
   if (const auto *SIL = dyn_cast_or_null<CXXStdInitializerListExpr>(E))
     E = strip(SIL->getSubExpr());
   if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E)) {
-    if (CE->getNumArgs() == 0 && CE->isListInitialization())
+    auto Args = writtenArgs(CE);
+    if (Args.empty() && CE->isListInitialization())
       return 0;
-    if (CE->getNumArgs() == 1)
-      return sizesRank(CE->getArg(0));
+    if (Args.size() == 1)
+      return sizesRank(Args[0]);
   }
   if (const auto *ILE = dyn_cast_or_null<InitListExpr>(E))
     return ILE->getNumInits();
@@ -257,6 +267,11 @@ public:
         escape(Arg);
       return true;
     }
+    // The tensor API never rebinds a caller's tensor or module handle, and
+    // a module call (forward, or a holder's operator() that forwards its
+    // arguments) does not either, whatever its parameter types say.
+    if (Api.isApiFunction(FD) || isModuleCallee(FD))
+      return true;
     unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
     for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
       if (I < Offset)
@@ -281,6 +296,16 @@ public:
   }
 
 private:
+  bool isModuleCallee(const FunctionDecl *FD) const {
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    if (!MD)
+      return false;
+    if (MD->getIdentifier() && MD->getName() == "forward")
+      return Api.isModuleClass(MD->getParent());
+    return MD->getOverloadedOperator() == OO_Call &&
+           (Api.isModuleClass(MD->getParent()) ||
+            Api.isModuleHolder(MD->getParent()));
+  }
   void escape(const Expr *E) {
     if (const ValueDecl *D = referencedVar(E))
       Escaped.insert(D);
@@ -349,7 +374,12 @@ DeviceFact FunctionAnalyzer::evalDevice(const Expr *E) {
       const CXXRecordDecl *RD = CE->getConstructor()->getParent();
       if (!Api.isDeviceClass(RD) || CE->getNumArgs() == 0)
         return DeviceFact::unknown();
-      if (const auto *SL = dyn_cast<StringLiteral>(strip(CE->getArg(0)))) {
+      // Device("cuda:1"): the literal, through its std::string temporary.
+      const Expr *Arg = strip(CE->getArg(0));
+      if (const auto *SC = dyn_cast<CXXConstructExpr>(Arg))
+        if (auto Args = writtenArgs(SC); Args.size() == 1)
+          Arg = strip(Args[0]);
+      if (const auto *SL = dyn_cast<StringLiteral>(Arg)) {
         llvm::StringRef S = SL->getString();
         if (S == "cpu")
           return DeviceFact::cpu();
@@ -1106,7 +1136,7 @@ void FunctionAnalyzer::visit(const Stmt *S) {
           continue;
         if (isDeviceLike(Api, A->getType())) {
           M.Device = evalDevice(A), M.DeviceOrigin = Here;
-          M.MoveDeviceArg = A;
+          M.MoveDeviceArg = strip(A);
         } else if (isDTypeLike(Api, A->getType())) {
           M.Type = evalDType(A), M.TypeOrigin = Here;
         }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace c10 {
@@ -116,6 +117,8 @@ public:
   Tensor to(const Tensor &other, bool non_blocking = false, bool copy = false,
             std::optional<MemoryFormat> memory_format = std::nullopt) const;
   Tensor &copy_(const Tensor &src, bool non_blocking = false) const;
+  Tensor &operator+=(const Tensor &other);
+  Tensor &operator*=(const Scalar &other);
   Tensor &add_(const Tensor &other) const;
   Tensor &mul_(const Scalar &other) const;
   Tensor &zero_() const;
@@ -149,6 +152,8 @@ Tensor cat(const std::vector<Tensor> &, int64_t dim = 0);
 Tensor stack(const std::vector<Tensor> &, int64_t dim = 0);
 Tensor where(const Tensor &, const Tensor &, const Tensor &);
 Tensor relu(const Tensor &);
+Tensor log_softmax(const Tensor &, int64_t dim);
+Tensor nll_loss(const Tensor &, const Tensor &);
 } // namespace at
 
 namespace torch {
@@ -175,8 +180,12 @@ using at::mm;
 using at::stack;
 using at::where;
 using at::relu;
+using at::log_softmax;
+using at::nll_loss;
 
 Tensor randn(c10::IntArrayRef size, const TensorOptions &options = {});
+Tensor randint(int64_t high, c10::IntArrayRef size, const TensorOptions &options = {});
+Tensor zeros_like(const Tensor &other, const TensorOptions &options = {});
 Tensor rand(c10::IntArrayRef size, const TensorOptions &options = {});
 Tensor zeros(c10::IntArrayRef size, const TensorOptions &options = {});
 Tensor ones(c10::IntArrayRef size, const TensorOptions &options = {});
@@ -217,8 +226,13 @@ public:
   Contained *operator->();
   const Contained *operator->() const;
   Contained &operator*();
-  template <typename... Args> auto operator()(Args &&...args);
+  template <typename... Args> auto operator()(Args &&...args) {
+    return impl_->forward(std::forward<Args>(args)...);
+  }
   std::shared_ptr<Contained> ptr() const;
+
+private:
+  std::shared_ptr<Contained> impl_;
 };
 
 #define TORCH_MODULE(Name)                                                     \
@@ -226,6 +240,13 @@ public:
   public:                                                                      \
     using torch::nn::ModuleHolder<Name##Impl>::ModuleHolder;                   \
   }
+
+class SequentialImpl : public Module {
+public:
+  template <typename... M> explicit SequentialImpl(M &&...modules);
+  Tensor forward(const Tensor &input);
+};
+TORCH_MODULE(Sequential);
 
 struct LinearImpl : Module {
   LinearImpl(int64_t in, int64_t out);
@@ -246,5 +267,29 @@ template <typename Data = Tensor, typename Target = Tensor> struct Example {
   Data data;
   Target target;
 };
+template <typename Batch> class DataLoader {
+public:
+  struct iterator {
+    Batch &operator*();
+    iterator &operator++();
+    bool operator!=(const iterator &) const;
+  };
+  iterator begin();
+  iterator end();
+};
+struct DataLoaderOptions {
+  DataLoaderOptions(size_t batch_size);
+};
+template <typename Dataset>
+std::unique_ptr<DataLoader<Example<>>> make_data_loader(Dataset dataset,
+                                                        DataLoaderOptions options);
 } // namespace data
+
+namespace optim {
+struct SGD {
+  SGD(std::vector<Tensor> params, double lr);
+  void zero_grad();
+  void step();
+};
+} // namespace optim
 } // namespace torch
