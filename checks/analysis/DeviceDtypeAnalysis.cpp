@@ -56,6 +56,15 @@ void joinInto(Env &Into, const Env &From) {
   joinMaps(Into.DTypes, From.DTypes, [] { return DTypeFact::unknown(); });
 }
 
+// Arguments as written: defaulted ones (an allocator, say) left out.
+llvm::SmallVector<const Expr *, 2> writtenArgs(const CXXConstructExpr *CE) {
+  llvm::SmallVector<const Expr *, 2> Args;
+  for (const Expr *A : CE->arguments())
+    if (!isa<CXXDefaultArgExpr>(A))
+      Args.push_back(A);
+  return Args;
+}
+
 const Expr *strip(const Expr *E) {
   while (E) {
     E = E->IgnoreParens();
@@ -84,15 +93,6 @@ const ValueDecl *referencedVar(const Expr *E) {
     if (isa<VarDecl>(DRE->getDecl()))
       return DRE->getDecl();
   return nullptr;
-}
-
-// Arguments as written: defaulted ones (an allocator, say) left out.
-llvm::SmallVector<const Expr *, 2> writtenArgs(const CXXConstructExpr *CE) {
-  llvm::SmallVector<const Expr *, 2> Args;
-  for (const Expr *A : CE->arguments())
-    if (!isa<CXXDefaultArgExpr>(A))
-      Args.push_back(A);
-  return Args;
 }
 
 // Elements of a braced list or std::initializer_list argument.
@@ -194,6 +194,7 @@ private:
   }
   bool isModuleCall(const CallExpr *CE, const Expr *&ModuleE,
                     const Expr *&Input) const;
+  const Expr *unwrapArgument(const Expr *E) const;
 
   // Effects of one CFG element, applied in evaluation order.
   void transfer(const Stmt *S);
@@ -738,7 +739,7 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
   llvm::SmallVector<const Expr *, 4> Args;
   for (const Expr *A : CE->arguments())
     if (!isa<CXXDefaultArgExpr>(A))
-      Args.push_back(A);
+      Args.push_back(unwrapArgument(A));
 
   switch (Api.factoryKind(FD)) {
   case ApiModel::FactoryKind::None:
@@ -856,6 +857,23 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
     }
   }
   return TensorFact::unknown();
+}
+
+// An argument as the user wrote it, through an implicit conversion of a
+// tensor or a number into a wrapper parameter, such as tt's operators taking
+// a LocatedTensor (a tensor reference plus the caller's source location).
+const Expr *FunctionAnalyzer::unwrapArgument(const Expr *E) const {
+  E = strip(E);
+  const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+  if (!CE || isa<CXXTemporaryObjectExpr>(CE) || CE->isListInitialization() ||
+      CE->getConstructor()->isExplicit() || isTensorExpr(CE))
+    return E;
+  auto Args = writtenArgs(CE);
+  if (Args.size() != 1)
+    return E;
+  const Expr *Inner = strip(Args[0]);
+  QualType T = Inner->getType().getNonReferenceType();
+  return isTensorExpr(Inner) || T->isArithmeticType() ? Inner : E;
 }
 
 TensorFact FunctionAnalyzer::evalTensor(const Expr *E) {
@@ -1067,6 +1085,7 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
   S.Callee = FD;
   S.NonPromoting = Api.isNonPromotingMatmul(FD);
   auto Add = [&](const Expr *A) {
+    A = unwrapArgument(A);
     if (!isTensorExpr(A)) {
       for (const Expr *El : listElements(A))
         if (isTensorExpr(El))
