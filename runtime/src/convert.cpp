@@ -1,6 +1,8 @@
 // Out-of-place conversions (to, half, cuda, ...), copies and fills.
 #include <optional>
 
+#include "autograd/derivatives.h"
+#include "autograd/graph.h"
 #include "dispatch.h"
 #include "internal_ops.h"
 #include "kernels/kernels.h"
@@ -96,6 +98,7 @@ Tensor convert_tensor(const Tensor& self, std::optional<Device> device, std::opt
     result = make_empty(ti.sizes, dt, target, loc);
     copy_impl(*TensorAccess::shared(result), ti, non_blocking, loc);
   }
+  autograd::record_conversion(result, self, "ToCopyBackward0");
   mark_conversion(result, loc, op, ti.dtype, ti.device());
   return result;
 }
@@ -137,6 +140,7 @@ Tensor Tensor::cpu(SourceLoc loc) const {
 Tensor Tensor::contiguous(SourceLoc loc) const {
   const auto& ti = impl_of(*this, loc);
   Tensor result = ti.is_contiguous() ? *this : detail::contiguous_internal(*this, loc);
+  detail::autograd::record_conversion(result, *this, "CloneBackward0");
   detail::mark_conversion(result, loc, "contiguous", ti.dtype, ti.device());
   return result;
 }
@@ -154,12 +158,14 @@ Tensor Tensor::pin_memory(SourceLoc loc) const {
     result = detail::make_empty(ti.sizes, ti.dtype, Device(kCPU), loc, /*pinned=*/true);
     detail::copy_impl(*detail::TensorAccess::shared(result), ti, false, loc);
   }
+  detail::autograd::record_conversion(result, *this, "ToCopyBackward0");
   detail::mark_conversion(result, loc, "pin_memory", ti.dtype, ti.device());
   return result;
 }
 
 Tensor& Tensor::copy_(const Tensor& src, bool non_blocking, SourceLoc loc) const {
   const auto& di = impl_of(*this, loc);
+  detail::autograd::check_inplace(di, loc);
   Tensor s = detail::expand_internal(src, di.sizes, loc);
   detail::copy_impl(di, impl_of(s, loc), non_blocking, loc);
   return const_cast<Tensor&>(*this);
@@ -167,6 +173,7 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking, SourceLoc loc) const
 
 Tensor& Tensor::fill_(const Scalar& value, SourceLoc loc) const {
   const auto& di = impl_of(*this, loc);
+  detail::autograd::check_inplace(di, loc);
   detail::require_host_kernels(di.device(), loc);
   detail::kernels::fill(di, value);
   return const_cast<Tensor&>(*this);

@@ -3,6 +3,8 @@
 // dispatch.h; shapes broadcast as numpy.
 #include <optional>
 
+#include "autograd/derivatives.h"
+#include "autograd/graph.h"
 #include "dispatch.h"
 #include "internal_ops.h"
 #include "kernels/kernels.h"
@@ -70,6 +72,11 @@ Tensor binary_op(BinaryOp op, const char* name, const Tensor& a, const Rhs& b, c
   if (reversed) std::swap(xa, ya);
   Tensor out = detail::make_empty(shape, is_comparison(op) ? ScalarType::Bool : compute, device, loc);
   detail::kernels::binary(op, impl_of(out, loc), impl_of(xa, loc), impl_of(ya, loc), alpha);
+  if (b.tensor) {
+    detail::autograd::record_binary(op, out, {a, *b.tensor}, operands, nullptr, alpha, reversed);
+  } else {
+    detail::autograd::record_binary(op, out, {a}, {operands[0]}, b.scalar, alpha, reversed);
+  }
   return out;
 }
 
@@ -78,6 +85,7 @@ Tensor binary_op(BinaryOp op, const char* name, const Tensor& a, const Rhs& b, c
 Tensor& inplace_op(BinaryOp op, const char* name, const Tensor& self, const Rhs& b, const Scalar& alpha,
                    const SourceLoc& loc) {
   const auto& si = impl_of(self, loc);
+  detail::autograd::check_inplace(si, loc);
   check_bool_ops(op, si.dtype, b, loc);
   const ScalarType common = b.tensor ? detail::result_type({&self, b.tensor}, {}) : detail::result_type({&self}, {b.scalar});
   const ScalarType compute = (op == BinaryOp::Div && !is_floating_type(common)) ? default_dtype() : common;
@@ -115,6 +123,7 @@ Tensor unary_op(UnaryOp op, const char* name, const Tensor& x, bool float_result
   Tensor in = detail::to_dtype_internal(operands[0], dtype, loc);
   Tensor out = detail::make_empty(xi.sizes, dtype, device, loc);
   detail::kernels::unary(op, impl_of(out, loc), impl_of(in, loc));
+  detail::autograd::record_unary(op, out, x, operands[0]);
   return out;
 }
 
@@ -208,6 +217,7 @@ Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> m
   Tensor out = detail::make_empty(xi.sizes, dtype, device, loc);
   detail::kernels::clamp(impl_of(out, loc), impl_of(in, loc), min ? std::optional<double>(min->to_double()) : std::nullopt,
                          max ? std::optional<double>(max->to_double()) : std::nullopt);
+  detail::autograd::record_clamp(out, x, operands[0], min, max);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // cat, stack and where.
 #include <string>
 
+#include "autograd/derivatives.h"
 #include "dispatch.h"
 #include "internal_ops.h"
 #include "kernels/kernels.h"
@@ -57,6 +58,7 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim, SourceLoc loc) {
     detail::copy_impl(impl_of(slot, loc), pi, false, loc);
     offset += pi.sizes[d];
   }
+  detail::autograd::record_cat(out, parts, d);
   return out;
 }
 
@@ -97,6 +99,7 @@ Tensor where_impl(const Tensor& cond, const Tensor& x, const Tensor& y, const Sc
   Tensor b = detail::expand_internal(detail::to_dtype_internal(ops[2], dtype, loc), shape, loc);
   Tensor out = detail::make_empty(shape, dtype, device, loc);
   detail::kernels::where(impl_of(out, loc), impl_of(c, loc), impl_of(a, loc), impl_of(b, loc));
+  detail::autograd::record_where(out, ops[0], x, ys ? nullptr : &y);
   return out;
 }
 }  // namespace

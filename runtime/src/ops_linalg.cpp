@@ -1,6 +1,9 @@
 // matmul and mm with PyTorch's shape rules and its refusal to promote.
 #include <string>
 
+#include "autograd/derivatives.h"
+#include "autograd/derivatives.h"
+#include "tt/autograd.h"
 #include "dispatch.h"
 #include "internal_ops.h"
 #include "kernels/kernels.h"
@@ -65,10 +68,13 @@ Tensor mm(const Tensor& a, const Tensor& b, SourceLoc loc) {
                              loc);
   check_gemm_dtype(impl_of(ops[0], loc).dtype, loc);
   detail::require_host_kernels(device, loc);
-  return batched(ops[0], ops[1], device, loc);
+  Tensor out = batched(ops[0], ops[1], device, loc);
+  detail::autograd::record_matmul(out, a, b, ops[0], ops[1]);
+  return out;
 }
 
-Tensor matmul(const Tensor& a, const Tensor& b, SourceLoc loc) {
+namespace {
+Tensor matmul_impl(const Tensor& a, const Tensor& b, std::vector<Tensor>& ops, const SourceLoc& loc) {
   const int64_t da = static_cast<int64_t>(impl_of(a, loc).sizes.size());
   const int64_t db = static_cast<int64_t>(impl_of(b, loc).sizes.size());
   if (da == 0 || db == 0) {
@@ -76,7 +82,7 @@ Tensor matmul(const Tensor& a, const Tensor& b, SourceLoc loc) {
                          std::to_string(db) + "D",
                      loc);
   }
-  std::vector<Tensor> ops{a, b};
+  ops = {a, b};
   const Device device = detail::unify_devices(ops, "matmul", loc, /*allow_cpu_scalars=*/false);
   const ScalarType ta = impl_of(ops[0], loc).dtype, tb = impl_of(ops[1], loc).dtype;
   const std::string msg = (da == 1 && db == 1) ? "dot : expected both vectors to have same dtype, but found " +
@@ -108,6 +114,19 @@ Tensor matmul(const Tensor& a, const Tensor& b, SourceLoc loc) {
   if (da == 1) return batched(x.unsqueeze(0, loc), y, device, loc).squeeze(-2, loc);
   if (db == 1) return batched(x, y.unsqueeze(1, loc), device, loc).squeeze(-1, loc);
   return batched(x, y, device, loc);
+}
+}  // namespace
+
+Tensor matmul(const Tensor& a, const Tensor& b, SourceLoc loc) {
+  std::vector<Tensor> ops;
+  Tensor out;
+  {
+    // The 1-D cases lift operands with views; those need no history.
+    AutoGradMode below_autograd(false);
+    out = matmul_impl(a, b, ops, loc);
+  }
+  detail::autograd::record_matmul(out, a, b, ops[0], ops[1]);
+  return out;
 }
 
 Tensor Tensor::matmul(const Tensor& other, SourceLoc loc) const { return tt::matmul(*this, other, loc); }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "autograd/derivatives.h"
+#include "tt/autograd.h"
 #include "dispatch.h"
 #include "internal_ops.h"
 #include "kernels/kernels.h"
@@ -74,7 +76,7 @@ Device reduction_device(const Tensor& x, const char* op, const SourceLoc& loc) {
   return d;
 }
 
-Tensor sum_impl(const Tensor& x, std::vector<int64_t> dims, bool keepdim, bool mean, const SourceLoc& loc) {
+Tensor sum_compute(const Tensor& x, std::vector<int64_t> dims, bool keepdim, bool mean, const SourceLoc& loc) {
   const auto& xi = impl_of(x, loc);
   if (mean && !is_floating_type(xi.dtype)) {
     throw DTypeMismatchError(
@@ -132,7 +134,7 @@ std::tuple<Tensor, Tensor> dim_minmax(const Tensor& x, int64_t dim, bool keepdim
   return {values, indices};
 }
 
-Tensor softmax_impl(const Tensor& x, int64_t dim, bool log, const SourceLoc& loc) {
+Tensor softmax_compute(const Tensor& x, int64_t dim, bool log, const SourceLoc& loc) {
   const auto& xi = impl_of(x, loc);
   if (!is_floating_type(xi.dtype)) {
     throw DTypeMismatchError(std::string("\"") + (log ? "log_softmax" : "softmax") +
@@ -148,6 +150,26 @@ Tensor softmax_impl(const Tensor& x, int64_t dim, bool log, const SourceLoc& loc
   for (int64_t i = 0; i < d; ++i) outer *= xi.sizes[i];
   for (size_t i = d + 1; i < xi.sizes.size(); ++i) inner *= xi.sizes[i];
   if (xi.numel > 0) detail::kernels::softmax(log, impl_of(in, loc), impl_of(out, loc), outer, r, inner);
+  return out;
+}
+
+// The differentiable entry points: compute without history (plan() permutes
+// with views), then record.
+Tensor sum_impl(const Tensor& x, std::vector<int64_t> dims, bool keepdim, bool mean, const SourceLoc& loc) {
+  Tensor out;
+  {
+    AutoGradMode below_autograd(false);
+    out = sum_compute(x, dims, keepdim, mean, loc);
+  }
+  const int64_t nd = static_cast<int64_t>(impl_of(x, loc).sizes.size());
+  for (auto& d : dims) d = detail::wrap_dim(d, nd, loc);
+  detail::autograd::record_sum(out, x, std::move(dims), keepdim, mean);
+  return out;
+}
+
+Tensor softmax_impl(const Tensor& x, int64_t dim, bool log, const SourceLoc& loc) {
+  Tensor out = softmax_compute(x, dim, log, loc);
+  detail::autograd::record_softmax(out, x, detail::wrap_dim(dim, impl_of(x, loc).sizes.size(), loc), log);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "autograd/graph.h"
 #include "dispatch.h"
 #include "dtype_dispatch.h"
 #include "internal_ops.h"
@@ -113,7 +114,7 @@ Tensor make_view(const TensorImpl& base, std::vector<int64_t> sizes, std::vector
   impl->strides = std::move(strides);
   impl->offset = offset;
   impl->dtype = base.dtype;
-  impl->requires_grad = base.requires_grad;
+  // requires_grad comes from autograd recording the view, not from the base.
   return Tensor(std::move(impl));
 }
 
@@ -169,6 +170,13 @@ Tensor& Tensor::requires_grad_(bool r, SourceLoc loc) const {
   auto& ti = impl_of(*this, loc);
   if (r && !is_floating_type(ti.dtype))
     throw ValueError("Only Tensors of floating point and complex dtype can require gradients", loc);
+  const auto* m = detail::autograd::meta_if_any(ti);
+  if (!r && m && m->grad_fn) {
+    throw ValueError(
+        "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a "
+        "subgraph that doesn't require differentiation use var_no_grad = var.detach().",
+        loc);
+  }
   ti.requires_grad = r;
   return const_cast<Tensor&>(*this);
 }

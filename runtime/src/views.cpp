@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "autograd/derivatives.h"
 #include "internal_ops.h"
 #include "tensor_impl.h"
 #include "tt/errors.h"
@@ -14,6 +15,7 @@ using detail::impl_of;
 using detail::make_view;
 using detail::shape_str;
 using detail::wrap_dim;
+namespace autograd = detail::autograd;
 
 namespace {
 
@@ -87,17 +89,24 @@ Tensor Tensor::view(IntArrayRef sizes, SourceLoc loc) const {
         "contiguous subspaces). Use .reshape(...) instead.",
         loc);
   }
-  return make_view(ti, std::move(shape), std::move(*strides), ti.offset);
+  Tensor out = make_view(ti, std::move(shape), std::move(*strides), ti.offset);
+  autograd::record_reshape_view(out, *this, "ViewBackward0");
+  return out;
 }
 
 Tensor Tensor::reshape(IntArrayRef sizes, SourceLoc loc) const {
   const auto& ti = impl_of(*this, loc);
   auto shape = infer_size(sizes, ti.numel, loc);
-  if (auto strides = compute_stride(ti.sizes, ti.strides, shape))
-    return make_view(ti, std::move(shape), std::move(*strides), ti.offset);
-  Tensor c = detail::contiguous_internal(*this, loc);
-  const auto& ci = impl_of(c, loc);
-  return make_view(ci, shape, detail::contiguous_strides(shape), ci.offset);
+  Tensor out;
+  if (auto strides = compute_stride(ti.sizes, ti.strides, shape)) {
+    out = make_view(ti, std::move(shape), std::move(*strides), ti.offset);
+  } else {
+    Tensor c = detail::contiguous_internal(*this, loc);
+    const auto& ci = impl_of(c, loc);
+    out = make_view(ci, shape, detail::contiguous_strides(shape), ci.offset);
+  }
+  autograd::record_reshape_view(out, *this, "ReshapeAliasBackward0");
+  return out;
 }
 
 Tensor Tensor::transpose(int64_t d0, int64_t d1, SourceLoc loc) const {
@@ -111,7 +120,9 @@ Tensor Tensor::transpose(int64_t d0, int64_t d1, SourceLoc loc) const {
     std::swap(sizes[d0], sizes[d1]);
     std::swap(strides[d0], strides[d1]);
   }
-  return make_view(ti, std::move(sizes), std::move(strides), ti.offset);
+  Tensor out = make_view(ti, std::move(sizes), std::move(strides), ti.offset);
+  autograd::record_transpose(out, *this, d0, d1);
+  return out;
 }
 
 Tensor Tensor::t(SourceLoc loc) const {
@@ -120,7 +131,11 @@ Tensor Tensor::t(SourceLoc loc) const {
     throw ValueError("t() expects a tensor with <= 2 dimensions, but self is " + std::to_string(ti.sizes.size()) + "D",
                      loc);
   }
-  if (ti.sizes.size() < 2) return make_view(ti, ti.sizes, ti.strides, ti.offset);
+  if (ti.sizes.size() < 2) {
+    Tensor out = make_view(ti, ti.sizes, ti.strides, ti.offset);
+    autograd::record_reshape_view(out, *this, "TBackward0");
+    return out;
+  }
   return transpose(0, 1, loc);
 }
 
@@ -142,7 +157,11 @@ Tensor Tensor::permute(IntArrayRef dims, SourceLoc loc) const {
     sizes[i] = ti.sizes[d];
     strides[i] = ti.strides[d];
   }
-  return make_view(ti, std::move(sizes), std::move(strides), ti.offset);
+  Tensor out = make_view(ti, std::move(sizes), std::move(strides), ti.offset);
+  std::vector<int64_t> wrapped(n);
+  for (int64_t i = 0; i < n; ++i) wrapped[i] = wrap_dim(dims[i], n, loc);
+  autograd::record_permute(out, *this, std::move(wrapped));
+  return out;
 }
 
 Tensor Tensor::slice(int64_t dim, int64_t start, int64_t end, int64_t step, SourceLoc loc) const {
@@ -160,7 +179,9 @@ Tensor Tensor::slice(int64_t dim, int64_t start, int64_t end, int64_t step, Sour
   sizes[dim] = (end - start + step - 1) / step;
   const int64_t offset = ti.offset + start * strides[dim];
   strides[dim] *= step;
-  return make_view(ti, std::move(sizes), std::move(strides), offset);
+  Tensor out = make_view(ti, std::move(sizes), std::move(strides), offset);
+  autograd::record_slice(out, *this, dim, start, end, step);
+  return out;
 }
 
 Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length, SourceLoc loc) const {
@@ -194,7 +215,9 @@ Tensor Tensor::select(int64_t dim, int64_t index, SourceLoc loc) const {
   const int64_t offset = ti.offset + index * strides[dim];
   sizes.erase(sizes.begin() + dim);
   strides.erase(strides.begin() + dim);
-  return make_view(ti, std::move(sizes), std::move(strides), offset);
+  Tensor out = make_view(ti, std::move(sizes), std::move(strides), offset);
+  autograd::record_select(out, *this, dim, index);
+  return out;
 }
 
 Tensor Tensor::squeeze(SourceLoc loc) const {
@@ -205,7 +228,9 @@ Tensor Tensor::squeeze(SourceLoc loc) const {
     sizes.push_back(ti.sizes[i]);
     strides.push_back(ti.strides[i]);
   }
-  return make_view(ti, std::move(sizes), std::move(strides), ti.offset);
+  Tensor out = make_view(ti, std::move(sizes), std::move(strides), ti.offset);
+  autograd::record_reshape_view(out, *this, "SqueezeBackward0");
+  return out;
 }
 
 Tensor Tensor::squeeze(int64_t dim, SourceLoc loc) const {
@@ -217,7 +242,9 @@ Tensor Tensor::squeeze(int64_t dim, SourceLoc loc) const {
     sizes.erase(sizes.begin() + dim);
     strides.erase(strides.begin() + dim);
   }
-  return make_view(ti, std::move(sizes), std::move(strides), ti.offset);
+  Tensor out = make_view(ti, std::move(sizes), std::move(strides), ti.offset);
+  autograd::record_reshape_view(out, *this, "SqueezeBackward1");
+  return out;
 }
 
 Tensor Tensor::unsqueeze(int64_t dim, SourceLoc loc) const {
@@ -229,12 +256,16 @@ Tensor Tensor::unsqueeze(int64_t dim, SourceLoc loc) const {
   const int64_t stride = dim >= n ? 1 : sizes[dim] * strides[dim];
   sizes.insert(sizes.begin() + dim, 1);
   strides.insert(strides.begin() + dim, stride);
-  return make_view(ti, std::move(sizes), std::move(strides), ti.offset);
+  Tensor out = make_view(ti, std::move(sizes), std::move(strides), ti.offset);
+  autograd::record_reshape_view(out, *this, "UnsqueezeBackward0");
+  return out;
 }
 
 Tensor Tensor::expand(IntArrayRef sizes, SourceLoc loc) const {
   impl_of(*this, loc);
-  return detail::expand_internal(*this, sizes.vec(), loc);
+  Tensor out = detail::expand_internal(*this, sizes.vec(), loc);
+  autograd::record_expand(out, *this);
+  return out;
 }
 
 Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim, SourceLoc loc) const {
@@ -244,7 +275,11 @@ Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim, SourceLoc loc) const 
   start_dim = wrap_dim(start_dim, n, loc);
   end_dim = wrap_dim(end_dim, n, loc);
   if (start_dim > end_dim) throw ValueError("flatten() has invalid args: start_dim cannot come after end_dim", loc);
-  if (start_dim == end_dim) return make_view(ti, ti.sizes, ti.strides, ti.offset);
+  if (start_dim == end_dim) {
+    Tensor out = make_view(ti, ti.sizes, ti.strides, ti.offset);
+    autograd::record_reshape_view(out, *this, "ViewBackward0");
+    return out;
+  }
   std::vector<int64_t> shape(ti.sizes.begin(), ti.sizes.begin() + start_dim);
   int64_t m = 1;
   for (int64_t i = start_dim; i <= end_dim; ++i) m *= ti.sizes[i];

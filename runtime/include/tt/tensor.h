@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <source_location>
+#include <string>
 #include <tuple>
 
 #include "tt/device.h"
@@ -63,11 +64,34 @@ class Tensor {
   size_t element_size(SourceLoc loc = SourceLoc::current()) const;
   size_t nbytes(SourceLoc loc = SourceLoc::current()) const;
   bool requires_grad(SourceLoc loc = SourceLoc::current()) const;
-  /// Sets the flag (autograd itself is the nn issue's layer). ValueError
-  /// "Only Tensors of floating point and complex dtype can require
-  /// gradients" for non-floating dtypes, as PyTorch.
+  /// Makes this a leaf that autograd tracks. ValueError "Only Tensors of
+  /// floating point and complex dtype can require gradients" for
+  /// non-floating dtypes, and "you can only change requires_grad flags of
+  /// leaf variables..." when clearing it on a non-leaf, as PyTorch.
   Tensor& requires_grad_(bool r = true, SourceLoc loc = SourceLoc::current()) const;
   Tensor& set_requires_grad(bool r, SourceLoc loc = SourceLoc::current()) const { return requires_grad_(r, loc); }
+
+  // --- autograd (reverse mode, as torch.autograd; tt/autograd.h has NoGradGuard) --
+  /// Accumulates d(this)/d(leaf) into every leaf's grad() that requires
+  /// grad. `gradient` defaults to ones for a one-element tensor; otherwise
+  /// Error "grad can be implicitly created only for scalar outputs". Error
+  /// "element 0 of tensors does not require grad and does not have a
+  /// grad_fn" when nothing requires grad; ShapeError when gradient's shape
+  /// differs. Frees the graph unless retain_graph (a second backward through
+  /// it throws "Trying to backward through the graph a second time ...").
+  void backward(const Tensor& gradient = Tensor(), bool retain_graph = false,
+                SourceLoc loc = SourceLoc::current()) const;
+  /// The accumulated gradient (undefined until a backward reaches this
+  /// leaf); same dtype and device as this tensor.
+  const Tensor& grad(SourceLoc loc = SourceLoc::current()) const;
+  /// The gradient slot itself, for optimizers and zero_grad (LibTorch's name).
+  Tensor& mutable_grad(SourceLoc loc = SourceLoc::current()) const;
+  /// The same data without history: requires_grad() false, shares storage.
+  Tensor detach(SourceLoc loc = SourceLoc::current()) const;
+  /// True unless produced by a recorded op (then it has a grad_fn).
+  bool is_leaf(SourceLoc loc = SourceLoc::current()) const;
+  /// PyTorch's name of the node that produced it ("MulBackward0"), "" for leaves.
+  std::string grad_fn_name(SourceLoc loc = SourceLoc::current()) const;
 
   // --- element access ------------------------------------------------------
   /// The single element as a Scalar of the tensor's category. ValueError

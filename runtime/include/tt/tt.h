@@ -2,6 +2,7 @@
 // See docs/runtime.md for the API overview and the TT_* variables.
 #pragma once
 
+#include "tt/autograd.h"
 #include "tt/backend.h"
 #include "tt/device.h"
 #include "tt/errors.h"
