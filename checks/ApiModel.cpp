@@ -53,7 +53,7 @@ constexpr llvm::StringLiteral CombiningNames[] = {
     "bmm", "addmm", "linear", "cat", "stack", "dot", "mse_loss", "l1_loss",
     "cross_entropy", "nll_loss", "binary_cross_entropy",
     "binary_cross_entropy_with_logits", "smooth_l1_loss", "kl_div",
-    "add_", "sub_", "mul_", "div_", "copy_"};
+    "add_", "sub_", "mul_", "div_"};
 constexpr llvm::StringLiteral MatmulNames[] = {"matmul", "mm", "bmm", "linear"};
 constexpr llvm::StringLiteral ModuleMoveNames[] = {"to", "cuda", "cpu", "half",
                                                    "bfloat16"};

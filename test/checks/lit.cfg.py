@@ -35,6 +35,9 @@ config.substitutions.append(("%tensor_tidy_plugin_path", plugin))
 config.substitutions.append(("%tensor_tidy", tensor_tidy))
 config.substitutions.append(("%tensor_clangd", tensor_clangd))
 config.substitutions.append(("%FileCheck", config.filecheck))
+# LLVM's `not`, for tools expected to fail (compiler errors in the input).
+config.substitutions.append((" not ", " " + os.path.join(
+    os.path.dirname(config.filecheck), "not") + " "))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%mock_torch",
                              "-isystem " + os.path.join(inputs, "mock-libtorch")))
@@ -42,6 +45,9 @@ config.substitutions.append(("%tt_include", "-I " + os.path.join(
     config.tt_source_dir, "runtime", "include")))
 config.substitutions.append(("%inputs", inputs))
 config.substitutions.append(("%tt_src", config.tt_source_dir))
+config.substitutions.append(("%tt_build", config.tt_binary_dir))
+config.substitutions.append(("%run_clang_tidy", os.path.join(
+    os.path.dirname(config.filecheck), "run-clang-tidy")))
 
 # The real LibTorch headers (Debian libtorch-dev), for integration tests.
 torch_api = "/usr/include/torch/csrc/api/include"
