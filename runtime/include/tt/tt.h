@@ -15,3 +15,7 @@
 #include "tt/scalar_type.h"
 #include "tt/tensor.h"
 #include "tt/validate.h"
+// Layers above the core: autograd is in the core ops; nn, optim and data use them.
+#include "tt/data.h"
+#include "tt/nn.h"
+#include "tt/optim.h"

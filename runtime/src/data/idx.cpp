@@ -1,0 +1,106 @@
+// IDX files through zlib's gzread, which reads gzip and plain files alike.
+#include "tt/data/idx.h"
+
+#include <zlib.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "tt/errors.h"
+#include "tt/factories.h"
+#include "tt/ops.h"
+
+namespace tt::data {
+
+namespace {
+
+struct GzCloser {
+  void operator()(gzFile f) const { gzclose(f); }
+};
+
+struct IdxType {
+  ScalarType dtype;
+  size_t bytes;
+};
+
+IdxType idx_type(int code, const std::string& path, const SourceLoc& loc) {
+  switch (code) {
+    case 0x08: return {kUInt8, 1};
+    case 0x09: return {kInt8, 1};
+    case 0x0B: return {kInt16, 2};
+    case 0x0C: return {kInt32, 4};
+    case 0x0D: return {kFloat32, 4};
+    case 0x0E: return {kFloat64, 8};
+    default:
+      throw Error("IDX file '" + path + "': unknown element type 0x" + std::to_string(code), loc);
+  }
+}
+
+void read_exact(gzFile f, void* dst, size_t n, const std::string& path, const char* what, const SourceLoc& loc) {
+  char* p = static_cast<char*>(dst);
+  while (n > 0) {
+    const unsigned chunk = static_cast<unsigned>(std::min<size_t>(n, 1u << 30));
+    const int got = gzread(f, p, chunk);
+    if (got <= 0) {
+      int errnum = 0;
+      const char* msg = gzerror(f, &errnum);
+      throw Error("IDX file '" + path + "' is truncated or corrupt while reading the " + what +
+                      (errnum != Z_OK && errnum != Z_STREAM_END && msg ? std::string(" (") + msg + ")" : ""),
+                  loc);
+    }
+    p += got;
+    n -= static_cast<size_t>(got);
+  }
+}
+
+std::string find_file(const std::string& root, const std::string& stem, const SourceLoc& loc) {
+  for (const char* ext : {"", ".gz"}) {
+    const auto p = std::filesystem::path(root) / (stem + ext);
+    if (std::filesystem::exists(p)) return p.string();
+  }
+  throw Error("MNIST: neither '" + stem + "' nor '" + stem + ".gz' found in '" + root + "'", loc);
+}
+
+}  // namespace
+
+Tensor read_idx(const std::string& path, SourceLoc loc) {
+  std::unique_ptr<gzFile_s, GzCloser> f(gzopen(path.c_str(), "rb"));
+  if (!f) throw Error("cannot open IDX file '" + path + "'", loc);
+  unsigned char magic[4];
+  read_exact(f.get(), magic, 4, path, "magic number", loc);
+  if (magic[0] != 0 || magic[1] != 0) throw Error("IDX file '" + path + "' has a bad magic number", loc);
+  const IdxType type = idx_type(magic[2], path, loc);
+  std::vector<int64_t> sizes(magic[3]);
+  for (auto& s : sizes) {
+    unsigned char b[4];
+    read_exact(f.get(), b, 4, path, "sizes", loc);
+    s = (int64_t(b[0]) << 24) | (int64_t(b[1]) << 16) | (int64_t(b[2]) << 8) | int64_t(b[3]);
+  }
+  Tensor out = empty(sizes, type.dtype, loc);
+  auto* data = static_cast<unsigned char*>(out.data_ptr(loc));
+  read_exact(f.get(), data, out.nbytes(loc), path, "data", loc);
+  if (type.bytes > 1) {  // big-endian on disk
+    for (size_t i = 0; i < out.nbytes(loc); i += type.bytes) std::reverse(data + i, data + i + type.bytes);
+  }
+  return out;
+}
+
+namespace {
+Example load_mnist(const std::string& root, MNIST::Mode mode, size_t limit, const SourceLoc& loc) {
+  const std::string prefix = mode == MNIST::Mode::kTrain ? "train" : "t10k";
+  Tensor images = read_idx(find_file(root, prefix + "-images-idx3-ubyte", loc), loc);
+  Tensor labels = read_idx(find_file(root, prefix + "-labels-idx1-ubyte", loc), loc);
+  if (images.dim(loc) != 3 || labels.dim(loc) != 1 || images.size(0, loc) != labels.size(0, loc))
+    throw Error("MNIST: images and labels in '" + root + "' do not match", loc);
+  int64_t n = images.size(0, loc);
+  if (limit > 0 && static_cast<int64_t>(limit) < n) n = static_cast<int64_t>(limit);
+  Tensor x = images.narrow(0, 0, n, loc).to(kFloat, false, false, loc).div(255.0, loc);
+  Tensor y = labels.narrow(0, 0, n, loc).to(kLong, false, false, loc);
+  return {x.view({n, 1, images.size(1, loc), images.size(2, loc)}, loc), y};
+}
+}  // namespace
+
+MNIST::MNIST(const std::string& root, Mode mode, size_t limit, SourceLoc loc)
+    : MNIST(load_mnist(root, mode, limit, loc), loc) {}
+
+}  // namespace tt::data

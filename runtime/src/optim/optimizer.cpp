@@ -1,0 +1,101 @@
+// Optimizer base, SGD and Adam: updates written with the core's in-place
+// ops under NoGradGuard, so they run on whatever device the parameters are.
+#include <cmath>
+
+#include "tt/autograd.h"
+#include "tt/errors.h"
+#include "tt/factories.h"
+#include "tt/ops.h"
+#include "tt/optim/adam.h"
+#include "tt/optim/sgd.h"
+
+namespace tt::optim {
+
+Optimizer::Optimizer(std::vector<Tensor> params, SourceLoc loc) : params_(std::move(params)) {
+  if (params_.empty()) throw ValueError("optimizer got an empty parameter list", loc);
+}
+
+void Optimizer::zero_grad() {
+  NoGradGuard no_grad;
+  for (auto& p : params_) {
+    Tensor& g = p.mutable_grad();
+    if (g.defined()) g.zero_();
+  }
+}
+
+SGD::SGD(std::vector<Tensor> params, SGDOptions options, SourceLoc loc)
+    : Optimizer(std::move(params), loc), options_(options), momentum_buffers_(params_.size()) {
+  if (options.lr() < 0) throw ValueError("Invalid learning rate: " + std::to_string(options.lr()), loc);
+  if (options.momentum() < 0) throw ValueError("Invalid momentum value: " + std::to_string(options.momentum()), loc);
+  if (options.weight_decay() < 0)
+    throw ValueError("Invalid weight_decay value: " + std::to_string(options.weight_decay()), loc);
+  if (options.nesterov() && (options.momentum() <= 0 || options.dampening() != 0))
+    throw ValueError("Nesterov momentum requires a momentum and zero dampening", loc);
+}
+
+void SGD::step() {
+  NoGradGuard no_grad;
+  const auto& o = options_;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    Tensor& p = params_[i];
+    const Tensor& grad = p.grad();
+    if (!grad.defined()) continue;
+    Tensor d = grad;
+    if (o.weight_decay() != 0) d = add(d, p, o.weight_decay());
+    if (o.momentum() != 0) {
+      Tensor& buf = momentum_buffers_[i];
+      if (!buf.defined() || buf.device() != p.device() || buf.dtype() != p.dtype()) {
+        buf = zeros_like(p);  // first step (or the module moved): buf = g, as PyTorch
+        buf.copy_(d);
+      } else {
+        buf.mul_(o.momentum()).add_(d, 1 - o.dampening());
+      }
+      d = o.nesterov() ? add(d, buf, o.momentum()) : buf;
+    }
+    p.add_(d, -o.lr());
+  }
+}
+
+Adam::Adam(std::vector<Tensor> params, AdamOptions options, SourceLoc loc)
+    : Optimizer(std::move(params), loc), options_(options), state_(params_.size()) {
+  if (options.lr() < 0) throw ValueError("Invalid learning rate: " + std::to_string(options.lr()), loc);
+  if (options.eps() < 0) throw ValueError("Invalid epsilon value: " + std::to_string(options.eps()), loc);
+  const auto [b1, b2] = options.betas();
+  if (b1 < 0 || b1 >= 1) throw ValueError("Invalid beta parameter at index 0: " + std::to_string(b1), loc);
+  if (b2 < 0 || b2 >= 1) throw ValueError("Invalid beta parameter at index 1: " + std::to_string(b2), loc);
+  if (options.weight_decay() < 0)
+    throw ValueError("Invalid weight_decay value: " + std::to_string(options.weight_decay()), loc);
+}
+
+void Adam::step() {
+  NoGradGuard no_grad;
+  const auto& o = options_;
+  const auto [b1, b2] = o.betas();
+  for (size_t i = 0; i < params_.size(); ++i) {
+    Tensor& p = params_[i];
+    const Tensor& grad = p.grad();
+    if (!grad.defined()) continue;
+    State& s = state_[i];
+    if (!s.exp_avg.defined() || s.exp_avg.device() != p.device() || s.exp_avg.dtype() != p.dtype()) {
+      s = State{};
+      s.exp_avg = zeros_like(p);
+      s.exp_avg_sq = zeros_like(p);
+      if (o.amsgrad()) s.max_exp_avg_sq = zeros_like(p);
+    }
+    ++s.step;
+    Tensor g = o.weight_decay() != 0 ? add(grad, p, o.weight_decay()) : grad;
+    s.exp_avg.mul_(b1).add_(g, 1 - b1);
+    s.exp_avg_sq.mul_(b2).add_(g * g, 1 - b2);
+    const double bc1 = 1 - std::pow(b1, static_cast<double>(s.step));
+    const double bc2 = 1 - std::pow(b2, static_cast<double>(s.step));
+    Tensor v = s.exp_avg_sq;
+    if (o.amsgrad()) {
+      s.max_exp_avg_sq.copy_(where(gt(s.max_exp_avg_sq, v), s.max_exp_avg_sq, v));
+      v = s.max_exp_avg_sq;
+    }
+    Tensor denom = (v.sqrt() / std::sqrt(bc2)) + o.eps();
+    p.add_(s.exp_avg / denom, -o.lr() / bc1);
+  }
+}
+
+}  // namespace tt::optim
