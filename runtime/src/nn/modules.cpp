@@ -10,9 +10,10 @@
 
 namespace tt::nn {
 
-Linear::Linear(int64_t in_features, int64_t out_features, bool with_bias) : in_(in_features), out_(out_features) {
+Linear::Linear(int64_t in_features, int64_t out_features, bool with_bias, SourceLoc loc)
+    : in_(in_features), out_(out_features) {
   if (in_features < 0 || out_features < 0)
-    throw ValueError("Linear: in_features and out_features must be non-negative", SourceLoc::current());
+    throw ValueError("Linear: in_features and out_features must be non-negative", loc);
   // kaiming_uniform_(a=sqrt(5)) on [out, in] is U(-1/sqrt(in), 1/sqrt(in));
   // the bias uses the same bound (torch.nn.Linear.reset_parameters).
   const double bound = in_features > 0 ? 1.0 / std::sqrt(static_cast<double>(in_features)) : 0.0;
@@ -28,9 +29,9 @@ Tensor ReLU::forward(const Tensor& input, SourceLoc loc) { return relu(input, lo
 Tensor Sigmoid::forward(const Tensor& input, SourceLoc loc) { return sigmoid(input, loc); }
 Tensor Tanh::forward(const Tensor& input, SourceLoc loc) { return tt::tanh(input, loc); }
 
-Dropout::Dropout(double p) : p_(p) {
+Dropout::Dropout(double p, SourceLoc loc) : p_(p) {
   if (p < 0 || p > 1)
-    throw ValueError("dropout probability has to be between 0 and 1, but got " + std::to_string(p), SourceLoc::current());
+    throw ValueError("dropout probability has to be between 0 and 1, but got " + std::to_string(p), loc);
 }
 
 Tensor Dropout::forward(const Tensor& input, SourceLoc loc) {

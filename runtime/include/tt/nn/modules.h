@@ -22,7 +22,7 @@ namespace tt::nn {
 /// dtype" (record: tensor-mixed-dtype).
 class Linear : public Module {
  public:
-  Linear(int64_t in_features, int64_t out_features, bool bias = true);
+  Linear(int64_t in_features, int64_t out_features, bool bias = true, SourceLoc loc = SourceLoc::current());
   Tensor forward(const Tensor& input, SourceLoc loc = SourceLoc::current()) override;
   int64_t in_features() const noexcept { return in_; }
   int64_t out_features() const noexcept { return out_; }
@@ -53,7 +53,7 @@ class Tanh : public Module {
 /// eval mode. ValueError unless 0 <= p <= 1.
 class Dropout : public Module {
  public:
-  explicit Dropout(double p = 0.5);
+  explicit Dropout(double p = 0.5, SourceLoc loc = SourceLoc::current());
   Tensor forward(const Tensor& input, SourceLoc loc = SourceLoc::current()) override;
   double p() const noexcept { return p_; }
 

@@ -1,0 +1,94 @@
+// Optimizers: the update rules step by step against hand computation
+// (PyTorch's formulas), and convergence on a small regression.
+#include <cmath>
+
+#include "test_util.h"
+
+using namespace tt;
+using tt_test::values;
+
+namespace {
+class Optim : public tt_test::RuntimeTest {};
+
+// One step with gradient g on parameter p, returning p afterwards.
+template <class Opt, class Options>
+std::vector<float> steps(Options o, std::vector<std::vector<float>> grads, float p0 = 1.0f) {
+  Tensor p = tensor({p0}).requires_grad_();
+  Opt opt({p}, o);
+  for (auto& g : grads) {
+    opt.zero_grad();
+    (p * tensor(std::vector<float>(g))).sum().backward();  // d/dp = g
+    opt.step();
+  }
+  return values<float>(p);
+}
+}  // namespace
+
+TEST_F(Optim, SgdPlainMomentumNesterovWeightDecay) {
+  EXPECT_FLOAT_EQ(steps<optim::SGD>(optim::SGDOptions(0.1), {{2}})[0], 1 - 0.2f);
+  // momentum 0.9: buf1 = g1 = 2, p = 1 - 0.1*2 = 0.8; buf2 = 0.9*2 + 1 = 2.8, p = 0.8 - 0.28 = 0.52
+  EXPECT_NEAR(steps<optim::SGD>(optim::SGDOptions(0.1).momentum(0.9), {{2}, {1}})[0], 0.52f, 1e-6);
+  // dampening 0.5: buf2 = 0.9*2 + 0.5*1 = 2.3 -> p = 0.8 - 0.23
+  EXPECT_NEAR(steps<optim::SGD>(optim::SGDOptions(0.1).momentum(0.9).dampening(0.5), {{2}, {1}})[0], 0.57f, 1e-6);
+  // nesterov: d = g + 0.9*buf; step 1: buf=2, d=3.8 -> p = 0.62
+  EXPECT_NEAR(steps<optim::SGD>(optim::SGDOptions(0.1).momentum(0.9).nesterov(true), {{2}})[0], 0.62f, 1e-6);
+  // weight decay 0.5: d = 2 + 0.5*1 = 2.5 -> p = 0.75
+  EXPECT_NEAR(steps<optim::SGD>(optim::SGDOptions(0.1).weight_decay(0.5), {{2}})[0], 0.75f, 1e-6);
+  EXPECT_TT_ERROR(optim::SGD({ones({1})}, -1.0), ValueError, "Invalid learning rate: -1.000000");
+  EXPECT_TT_ERROR(optim::SGD({}, 0.1), ValueError, "optimizer got an empty parameter list");
+}
+
+TEST_F(Optim, AdamMatchesTheFormula) {
+  // First step: m = 0.1 g, v = 0.001 g^2, mhat = g, vhat = g^2: p -= lr * g / (|g| + eps).
+  EXPECT_NEAR(steps<optim::Adam>(optim::AdamOptions(0.1), {{2}})[0], 1 - 0.1f, 1e-6);
+  // Two steps by hand.
+  const double b1 = 0.9, b2 = 0.999, lr = 0.01, eps = 1e-8;
+  double p = 1, m = 0, v = 0;
+  const double gs[] = {2, -1};
+  for (int t = 1; t <= 2; ++t) {
+    const double g = gs[t - 1] + 0.1 * p;  // weight decay 0.1
+    m = b1 * m + (1 - b1) * g;
+    v = b2 * v + (1 - b2) * g * g;
+    p -= lr / (1 - std::pow(b1, t)) * m / (std::sqrt(v) / std::sqrt(1 - std::pow(b2, t)) + eps);
+  }
+  EXPECT_NEAR(steps<optim::Adam>(optim::AdamOptions(lr).weight_decay(0.1), {{2}, {-1}})[0], p, 1e-6);
+  EXPECT_NEAR(steps<optim::Adam>(optim::AdamOptions(lr).amsgrad(true), {{2}, {-1}})[0],
+              steps<optim::Adam>(optim::AdamOptions(lr).amsgrad(true), {{2}, {-1}})[0], 0);  // deterministic
+  EXPECT_TT_ERROR(optim::Adam({ones({1})}, optim::AdamOptions(0.1).betas({1.0, 0.9})), ValueError,
+                  "Invalid beta parameter at index 0: 1.000000");
+}
+
+TEST_F(Optim, ParametersWithoutGradientsAreSkipped) {
+  Tensor a = ones({1}).requires_grad_(), b = ones({1}).requires_grad_();
+  optim::SGD opt({a, b}, 0.5);
+  (a * 3).sum().backward();
+  opt.step();
+  EXPECT_FLOAT_EQ(a.item<float>(), -0.5f);
+  EXPECT_FLOAT_EQ(b.item<float>(), 1.0f);
+}
+
+TEST_F(Optim, BothConvergeOnLinearRegressionOnAnEmulatedGpu) {
+  set_cuda_emulation(1);
+  manual_seed(0);
+  Tensor x = randn({64, 3});
+  Tensor y = matmul(x, tensor({{1.0f}, {-2.0f}, {0.5f}})) + 0.3;
+  for (int which = 0; which < 2; ++which) {
+    nn::Linear model(3, 1);
+    model.to(kCUDA);  // after construction, before the optimizer
+    std::unique_ptr<optim::Optimizer> opt;
+    if (which == 0) opt = std::make_unique<optim::SGD>(model.parameters(), optim::SGDOptions(0.1).momentum(0.9));
+    else opt = std::make_unique<optim::Adam>(model.parameters(), optim::AdamOptions(0.05));
+    Tensor xc = x.cuda(), yc = y.cuda();
+    double loss = 0;
+    for (int i = 0; i < 300; ++i) {
+      opt->zero_grad();
+      Tensor l = nn::functional::mse_loss(model(xc), yc);
+      l.backward();
+      opt->step();
+      loss = l.item<double>();
+    }
+    EXPECT_LT(loss, 1e-4) << (which ? "Adam" : "SGD");
+    EXPECT_NEAR(values<float>(model.weight)[1], -2.0f, 1e-2);
+    EXPECT_EQ(model.weight.grad().device(), Device("cuda:0"));
+  }
+}
