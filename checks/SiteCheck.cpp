@@ -3,6 +3,7 @@
 #include "SiteCheck.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 
@@ -10,34 +11,79 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::tensor {
 
+// One match per translation unit: the functions are found by walking the
+// declarations, skipping system headers wholesale. Matching every function
+// declaration instead costs a matcher call per declaration of <torch/torch.h>
+// (tens of thousands), several times the analysis itself.
 void SiteCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition(),
-                                  unless(isExpansionInSystemHeader()),
-                                  unless(ast_matchers::isTemplateInstantiation()))
-                         .bind("fn"),
-                     this);
-  Finder->addMatcher(lambdaExpr(unless(isExpansionInSystemHeader())).bind("lambda"),
-                     this);
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
-void SiteCheck::onStartOfTranslationUnit() {
-  Seen.clear();
-  DeviceDtypeAnalysis::reset();
+void SiteCheck::onStartOfTranslationUnit() { DeviceDtypeAnalysis::reset(); }
+
+namespace {
+
+// Lambdas and local classes' methods inside a function body.
+class NestedFunctions : public RecursiveASTVisitor<NestedFunctions> {
+public:
+  explicit NestedFunctions(std::vector<const FunctionDecl *> &Out) : Out(Out) {}
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    Out.push_back(LE->getCallOperator());
+    return true;
+  }
+  bool VisitCXXMethodDecl(CXXMethodDecl *MD) {
+    if (MD->doesThisDeclarationHaveABody() && !MD->getParent()->isLambda())
+      Out.push_back(MD);
+    return true;
+  }
+
+private:
+  std::vector<const FunctionDecl *> &Out;
+};
+
+// Function definitions written in user code, in declaration order.
+void collectFunctions(const DeclContext *DC, const SourceManager &SM,
+                      std::vector<const FunctionDecl *> &Out) {
+  for (const Decl *D : DC->decls()) {
+    SourceLocation Loc = D->getLocation();
+    if (Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
+      continue;
+    if (D->isTemplated())
+      continue; // patterns are dependent; instantiations would repeat
+    if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+      if (FD->doesThisDeclarationHaveABody()) {
+        Out.push_back(FD);
+        NestedFunctions(Out).TraverseStmt(FD->getBody());
+      }
+      continue;
+    }
+    if (isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(D) ||
+        (isa<CXXRecordDecl>(D) &&
+         !isa<ClassTemplateSpecializationDecl>(D)))
+      collectFunctions(cast<DeclContext>(D), SM, Out);
+  }
 }
+
+} // namespace
 
 void SiteCheck::check(const MatchFinder::MatchResult &Result) {
-  const FunctionDecl *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (const auto *LE = Result.Nodes.getNodeAs<LambdaExpr>("lambda"))
-    Fn = LE->getCallOperator();
-  if (!Fn || !Fn->hasBody() || Fn->isDependentContext() ||
-      Fn->isTemplateInstantiation() || !Seen.insert(Fn).second)
+  const auto *TU = Result.Nodes.getNodeAs<TranslationUnitDecl>("tu");
+  if (!TU)
     return;
-  const FunctionFacts &Facts =
-      DeviceDtypeAnalysis::analyze(Fn, *Result.Context, Api);
-  if (!Facts.Complete)
-    return;
-  for (const Site &S : Facts.Sites)
-    checkSite(S, *Result.Context);
+  std::vector<const FunctionDecl *> Functions;
+  collectFunctions(TU, *Result.SourceManager, Functions);
+  llvm::DenseSet<const FunctionDecl *> Seen;
+  for (const FunctionDecl *Fn : Functions) {
+    if (!Fn->hasBody() || Fn->isDependentContext() ||
+        Fn->isTemplateInstantiation() || !Seen.insert(Fn).second)
+      continue;
+    const FunctionFacts &Facts =
+        DeviceDtypeAnalysis::analyze(Fn, *Result.Context, Api);
+    if (!Facts.Complete)
+      continue;
+    for (const Site &S : Facts.Sites)
+      checkSite(S, *Result.Context);
+  }
 }
 
 const Expr *SiteCheck::writtenForm(const Expr *E) {

@@ -12,7 +12,6 @@
 
 #include "TensorCheck.h"
 #include "analysis/DeviceDtypeAnalysis.h"
-#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::tensor {
 
@@ -44,9 +43,6 @@ protected:
   static const Expr *writtenForm(const Expr *E);
   /// The callee as users name it: 'operator+', 'matmul', 'forward'.
   static std::string calleeName(const Site &S);
-
-private:
-  llvm::DenseSet<const FunctionDecl *> Seen;
 };
 
 } // namespace clang::tidy::tensor

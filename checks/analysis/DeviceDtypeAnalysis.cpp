@@ -8,6 +8,7 @@
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include <deque>
 #include <map>
 #include <memory>
 
@@ -198,6 +199,7 @@ private:
 
   // Effects of one CFG element, applied in evaluation order.
   void transfer(const Stmt *S);
+  void forget(const VarDecl *VD);
   void visit(const Stmt *S);
   void assign(const Expr *LHS, const Expr *RHS);
   void declare(const VarDecl *VD);
@@ -1164,6 +1166,21 @@ void FunctionAnalyzer::visit(const Stmt *S) {
   }
 }
 
+void FunctionAnalyzer::forget(const VarDecl *VD) {
+  Cur.Tensors.erase({VD, nullptr});
+  Cur.Modules.erase(VD);
+  Cur.Devices.erase(VD);
+  Cur.DTypes.erase(VD);
+  // A batch's members live and die with it.
+  if (BatchVars.contains(VD))
+    for (auto It = Cur.Tensors.begin(); It != Cur.Tensors.end();) {
+      auto Next = std::next(It);
+      if (It->first.first == VD)
+        Cur.Tensors.erase(It);
+      It = Next;
+    }
+}
+
 void FunctionAnalyzer::transfer(const Stmt *S) {
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
@@ -1186,6 +1203,9 @@ FunctionFacts FunctionAnalyzer::run() {
   Opts.AddImplicitDtors = false;
   Opts.AddTemporaryDtors = false;
   Opts.AddCXXDefaultInitExprInCtors = false;
+  // Lifetime ends let the environments forget variables that went out of
+  // scope, which keeps them small in long functions.
+  Opts.AddLifetime = true;
   std::unique_ptr<CFG> G = CFG::buildCFG(Fn, const_cast<Stmt *>(Body), &Ctx,
                                          Opts);
   if (!G)
@@ -1205,30 +1225,50 @@ FunctionFacts FunctionAnalyzer::run() {
 
   std::vector<Env> Out(G->getNumBlockIDs());
   std::vector<unsigned> Visits(G->getNumBlockIDs(), 0);
+  // Copying and joining environments costs their size; a function whose
+  // environments are large at many blocks would cost size x blocks. A work
+  // budget linear in the function's size bounds it: past the budget the
+  // analysis gives up on the function, like the per-block visit cap.
+  uint64_t Elements = 0;
+  for (const CFGBlock *B : *G)
+    Elements += B->size() + 1;
+  const uint64_t Budget =
+      DeviceDtypeAnalysis::BaseWork + DeviceDtypeAnalysis::WorkPerElement * Elements;
+  uint64_t Work = 0;
+  auto Size = [](const Env &E) {
+    return E.Tensors.size() + E.Modules.size() + E.Devices.size() +
+           E.DTypes.size();
+  };
   auto InOf = [&](const CFGBlock *B) {
     Env In;
     if (B == &G->getEntry())
       return Entry;
     for (const CFGBlock::AdjacentBlock &P : B->preds())
-      if (const CFGBlock *PB = P.getReachableBlock())
+      if (const CFGBlock *PB = P.getReachableBlock()) {
+        Work += Size(Out[PB->getBlockID()]) + 1;
         joinInto(In, Out[PB->getBlockID()]);
+      }
     return In;
   };
   auto RunBlock = [&](const CFGBlock *B) {
-    for (const CFGElement &El : *B)
+    for (const CFGElement &El : *B) {
       if (std::optional<CFGStmt> CS = El.getAs<CFGStmt>())
         transfer(CS->getStmt());
+      else if (std::optional<CFGLifetimeEnds> LE = El.getAs<CFGLifetimeEnds>())
+        forget(LE->getVarDecl());
+    }
   };
 
   // Forward worklist in reverse post-order would be ideal; a FIFO over
   // block IDs with a visit cap is simple and bounded.
-  llvm::SmallVector<const CFGBlock *, 32> Work{&G->getEntry()};
+  std::deque<const CFGBlock *> Worklist{&G->getEntry()};
   llvm::DenseSet<const CFGBlock *> Queued{&G->getEntry()};
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.front();
-    Work.erase(Work.begin());
+  while (!Worklist.empty()) {
+    const CFGBlock *B = Worklist.front();
+    Worklist.pop_front();
     Queued.erase(B);
-    if (++Visits[B->getBlockID()] > DeviceDtypeAnalysis::MaxVisitsPerBlock)
+    if (++Visits[B->getBlockID()] > DeviceDtypeAnalysis::MaxVisitsPerBlock ||
+        Work > Budget)
       return Result; // gave up: Complete stays false
     Cur = InOf(B);
     if (!Cur.Reached)
@@ -1240,7 +1280,7 @@ FunctionFacts FunctionAnalyzer::run() {
     for (const CFGBlock::AdjacentBlock &S : B->succs())
       if (const CFGBlock *SB = S.getReachableBlock())
         if (Queued.insert(SB).second)
-          Work.push_back(SB);
+          Worklist.push_back(SB);
   }
 
   // Final pass: replay each reached block once from its fixed point and

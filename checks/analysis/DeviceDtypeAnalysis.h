@@ -7,8 +7,8 @@
 // facts of their operands at that point. It never emits diagnostics.
 //
 // A worklist over clang::CFG (docs/design.md says why not the dataflow
-// framework), with a cap on block visits that keeps pathological functions
-// linear: a function that hits the cap reports no sites at all.
+// framework), with a cap on block visits and a work budget linear in the
+// function's size: a function that hits either reports no sites at all.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,6 +68,11 @@ public:
 
   /// Block visits allowed per CFG block before the analysis gives up.
   static constexpr unsigned MaxVisitsPerBlock = 8;
+  /// The work budget, in environment entries copied or joined: BaseWork
+  /// plus WorkPerElement per CFG element. Typical functions use a small
+  /// fraction; past it the analysis gives up, which keeps it linear.
+  static constexpr uint64_t BaseWork = 50000;
+  static constexpr uint64_t WorkPerElement = 16;
 };
 
 } // namespace clang::tidy::tensor
