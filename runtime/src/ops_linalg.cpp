@@ -1,4 +1,5 @@
 // matmul and mm with PyTorch's shape rules and its refusal to promote.
+#include <algorithm>
 #include <string>
 
 #include "autograd/derivatives.h"
@@ -28,11 +29,35 @@ void check_gemm_dtype(ScalarType t, const SourceLoc& loc) {
     throw DTypeMismatchError("\"addmm_impl_cpu_\" not implemented for '" + std::string(to_string(t)) + "'", loc);
 }
 
+// How BLAS can read a 2-D operand in place: row-major (trans false) or a
+// transposed view of a row-major matrix (trans true), with its leading dim.
+struct Blas2d {
+  bool ok = false, trans = false;
+  int64_t ld = 0;
+};
+Blas2d as_blas(const detail::TensorImpl& t) {
+  const int64_t r = t.sizes[0], c = t.sizes[1], s0 = t.strides[0], s1 = t.strides[1];
+  if ((s1 == 1 || c == 1) && s0 >= std::max<int64_t>(c, 1)) return {true, false, s0};
+  if ((s0 == 1 || r == 1) && s1 >= std::max<int64_t>(r, 1)) return {true, true, s1};
+  return {};
+}
+
 // [..., m, k] @ [..., k, n] with broadcast batch dims; a and b are >= 2-D
 // and already share device and dtype.
 Tensor batched(const Tensor& a, const Tensor& b, Device device, const SourceLoc& loc) {
   const auto& ai = impl_of(a, loc);
   const auto& bi = impl_of(b, loc);
+  // 2-D float products of row-major or transposed operands need no copies.
+  if (ai.sizes.size() == 2 && bi.sizes.size() == 2 && ai.sizes[1] == bi.sizes[0] && ai.sizes[1] > 0 &&
+      (ai.dtype == ScalarType::Float || ai.dtype == ScalarType::Double)) {
+    const Blas2d la = as_blas(ai), lb = as_blas(bi);
+    if (la.ok && lb.ok) {
+      Tensor out = detail::make_empty({ai.sizes[0], bi.sizes[1]}, ai.dtype, device, loc);
+      detail::kernels::gemm_2d(ai.dtype, la.trans, lb.trans, ai.sizes[0], bi.sizes[1], ai.sizes[1], ai.data(), la.ld,
+                               bi.data(), lb.ld, impl_of(out, loc).data());
+      return out;
+    }
+  }
   const int64_t m = ai.sizes[ai.sizes.size() - 2], k = ai.sizes.back();
   const int64_t k2 = bi.sizes[bi.sizes.size() - 2], n = bi.sizes.back();
   if (k != k2) {

@@ -95,6 +95,23 @@ TEST_F(Autograd, MatmulAllShapes) {
   gradcheck([](auto& v) { return matmul(v[0], v[1]); }, {r({2, 3, 4}), r({4, 2})});
   gradcheck([](auto& v) { return matmul(v[0], v[1]); }, {r({2, 1, 3, 4}), r({3, 4, 2})});
   gradcheck([](auto& v) { return matmul(v[0], v[1].t()); }, {r({3, 4}), r({2, 4})});
+  gradcheck([](auto& v) { return matmul(v[0].t(), v[1]); }, {r({4, 3}), r({4, 2})});
+}
+
+TEST_F(Autograd, TransposedOperandsMultiplyWithoutCopiesAndAgreeWithCopies) {
+  // The BLAS path reads transposed views in place; compare with copies.
+  for (ScalarType t : {kFloat, kDouble}) {
+    Tensor a = randn({5, 7}, t), b = randn({3, 7}, t), c = randn({5, 3}, t);
+    const auto expect = values<double>(matmul(a, b.t().contiguous()));
+    const auto got = values<double>(matmul(a, b.t()));
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expect[i], 1e-5);
+    const auto expect2 = values<double>(matmul(a.t().contiguous(), c));
+    const auto got2 = values<double>(matmul(a.t(), c));
+    for (size_t i = 0; i < got2.size(); ++i) EXPECT_NEAR(got2[i], expect2[i], 1e-5);
+  }
+  // A slice with a row stride larger than its width is read in place too.
+  Tensor m = arange(24, kFloat).view({4, 6}).slice(1, 0, 3);
+  EXPECT_EQ(values<float>(matmul(m, ones({3, 1}))), std::vector<float>({3, 21, 39, 57}));
 }
 
 TEST_F(Autograd, Reductions) {

@@ -142,7 +142,15 @@ void record_matmul(const Tensor& out, const Tensor& a, const Tensor& b, const Te
     Tensor b2 = db == 1 ? w.unsqueeze(1) : w;
     Tensor g2 = da == 1 ? g.unsqueeze(-2) : (db == 1 ? g.unsqueeze(-1) : g);
     Tensor ga = tt::matmul(g2, b2.transpose(-1, -2));
-    Tensor gb = tt::matmul(a2.transpose(-1, -2), g2);
+    Tensor gb;
+    if (da == 2 && db == 2 && w.stride(0) == 1 && w.size(0) > 1) {
+      // b is a transposed view (x @ W.t() in Linear): produce its gradient
+      // as the transpose of a row-major (g^T x), so the gradient reaching W
+      // through the transpose is row-major too.
+      gb = tt::matmul(g2.t(), a2).t();
+    } else {
+      gb = tt::matmul(a2.transpose(-1, -2), g2);
+    }
     if (da == 1) ga = ga.squeeze(-2);
     if (db == 1) gb = gb.squeeze(-1);
     return {ga, gb};

@@ -3,11 +3,13 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <mutex>
 #include <vector>
 
 #include "../dtype_dispatch.h"
 #include "kernels.h"
 #include "loops.h"
+#include "parallel.h"
 
 namespace tt::detail::kernels {
 
@@ -43,6 +45,21 @@ void gemm_plain(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n) {
     }
 }
 
+// One thread pool. OpenBLAS's pthreads build busy-waits in its own
+// threads while OpenMP's workers (the elementwise kernels) spin after their
+// regions; on a 2-core machine the two pools starve each other and a
+// training step can take 10x longer under load. So OpenBLAS runs
+// single-threaded and tt splits large products by rows over OpenMP.
+void use_one_thread_pool() {
+  static std::once_flag once;
+  std::call_once(once, [] { openblas_set_num_threads(1); });
+}
+
+// Rows per OpenMP chunk: at least 16M multiply-adds each (a few ms), so
+// the small products of a training step stay on one thread (see
+// kParallelGrain for why regions are expensive) and large ones split.
+int64_t row_grain(int64_t k, int64_t n) { return std::max<int64_t>(1, (int64_t{1} << 24) / std::max<int64_t>(1, k * n)); }
+
 }  // namespace
 
 void gemm(const TensorImpl& at, const TensorImpl& bt, const TensorImpl& ct, int64_t batch, int64_t m, int64_t k,
@@ -61,19 +78,46 @@ void gemm(const TensorImpl& at, const TensorImpl& bt, const TensorImpl& ct, int6
         std::fill(ci, ci + m * n, T(0));
         continue;
       }
-      if constexpr (std::is_same_v<T, float>) {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
-                    static_cast<int>(k), 1.0f, ai, static_cast<int>(k), bi, static_cast<int>(n), 0.0f, ci,
-                    static_cast<int>(n));
-      } else if constexpr (std::is_same_v<T, double>) {
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
-                    static_cast<int>(k), 1.0, ai, static_cast<int>(k), bi, static_cast<int>(n), 0.0, ci,
-                    static_cast<int>(n));
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        use_one_thread_pool();
+        parallel_for(m, row_grain(k, n), [&](int64_t r0, int64_t r1) {
+          const int rows = static_cast<int>(r1 - r0);
+          if constexpr (std::is_same_v<T, float>) {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, static_cast<int>(n), static_cast<int>(k),
+                        1.0f, ai + r0 * k, static_cast<int>(k), bi, static_cast<int>(n), 0.0f, ci + r0 * n,
+                        static_cast<int>(n));
+          } else {
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, static_cast<int>(n), static_cast<int>(k),
+                        1.0, ai + r0 * k, static_cast<int>(k), bi, static_cast<int>(n), 0.0, ci + r0 * n,
+                        static_cast<int>(n));
+          }
+        });
       } else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
         gemm_16bit<T>(ai, bi, ci, m, k, n);
       } else if constexpr (!std::is_same_v<T, bool>) {
         gemm_plain<T>(ai, bi, ci, m, k, n);
       }
+    }
+  });
+}
+
+void gemm_2d(ScalarType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const void* a,
+             int64_t lda, const void* b, int64_t ldb, void* c) {
+  if (m == 0 || n == 0) return;
+  use_one_thread_pool();
+  const auto ta = trans_a ? CblasTrans : CblasNoTrans, tb = trans_b ? CblasTrans : CblasNoTrans;
+  parallel_for(m, row_grain(k, n), [&](int64_t r0, int64_t r1) {
+    // Row r of op(A) starts at a + r*lda, or at column r (a + r) when transposed.
+    const int64_t a_off = trans_a ? r0 : r0 * lda;
+    const int rows = static_cast<int>(r1 - r0);
+    if (dtype == ScalarType::Float) {
+      cblas_sgemm(CblasRowMajor, ta, tb, rows, static_cast<int>(n), static_cast<int>(k), 1.0f,
+                  static_cast<const float*>(a) + a_off, static_cast<int>(lda), static_cast<const float*>(b),
+                  static_cast<int>(ldb), 0.0f, static_cast<float*>(c) + r0 * n, static_cast<int>(n));
+    } else {
+      cblas_dgemm(CblasRowMajor, ta, tb, rows, static_cast<int>(n), static_cast<int>(k), 1.0,
+                  static_cast<const double*>(a) + a_off, static_cast<int>(lda), static_cast<const double*>(b),
+                  static_cast<int>(ldb), 0.0, static_cast<double*>(c) + r0 * n, static_cast<int>(n));
     }
   });
 }

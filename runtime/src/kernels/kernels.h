@@ -40,6 +40,13 @@ void softmax(bool log, const TensorImpl& in, const TensorImpl& out, int64_t oute
 // A [batch, m, k], B [batch, k, n], C [batch, m, n], one dtype.
 void gemm(const TensorImpl& a, const TensorImpl& b, const TensorImpl& c, int64_t batch, int64_t m, int64_t k, int64_t n);
 
+// C = op(A) @ op(B) for 2-D float32/float64 operands given by pointer and
+// leading dimension, op being a transpose when trans_* (BLAS semantics, row
+// major): the copy-free path for transposed views (x @ W.t() in Linear).
+// C is contiguous [m, n].
+void gemm_2d(ScalarType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const void* a,
+             int64_t lda, const void* b, int64_t ldb, void* c);
+
 void arange(const TensorImpl& out, double start, double step, int64_t istart, int64_t istep);
 void uniform(const TensorImpl& out);
 void normal(const TensorImpl& out);
