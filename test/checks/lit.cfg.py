@@ -32,6 +32,7 @@ config.substitutions.append(("%check_tidy", check_tidy))
 config.substitutions.append(("%clang_tidy_plugin",
                              config.stock_clang_tidy + " -load=" + plugin))
 config.substitutions.append(("%tensor_tidy_plugin_path", plugin))
+config.substitutions.append(("%tensor_tidy_report", os.path.join(bin_dir, "tensor-tidy-report")))
 config.substitutions.append(("%tensor_tidy", tensor_tidy))
 config.substitutions.append(("%tensor_clangd", tensor_clangd))
 config.substitutions.append(("%FileCheck", config.filecheck))

@@ -58,12 +58,6 @@ cl::opt<Format> OutputFormat(
     cl::cat(Category));
 cl::opt<std::string> OutputFile("o", cl::desc("write the report to <file>"),
                                 cl::value_desc("file"), cl::cat(Category));
-cl::opt<ColorMode> Color(
-    "color", cl::desc("colour in the text format"), cl::init(ColorMode::Auto),
-    cl::values(clEnumValN(ColorMode::Auto, "auto", "when stdout is a terminal"),
-               clEnumValN(ColorMode::Always, "always", "always"),
-               clEnumValN(ColorMode::Never, "never", "never")),
-    cl::cat(Category));
 cl::opt<FailOn> FailOnOpt(
     "fail-on", cl::desc("exit with status 1 when new findings of this kind exist"),
     cl::init(FailOn::None),
@@ -116,7 +110,7 @@ bool readInput(StringRef Name, InputKind Kind, StringRef BaseDir,
   return true;
 }
 
-bool useColor() {
+bool useColor(ColorMode Color) {
   if (Color == ColorMode::Always)
     return true;
   if (Color == ColorMode::Never || !OutputFile.empty())
@@ -129,6 +123,18 @@ bool useColor() {
 } // namespace
 
 int main(int argc, char **argv) {
+  // libLLVM registers a boolean --color of its own (WithColor); the report
+  // takes auto|always|never like other tools, so its option replaces it. It
+  // is registered here, after the removal, not at static initialisation.
+  StringMap<cl::Option *> &Registered = cl::getRegisteredOptions();
+  if (auto It = Registered.find("color"); It != Registered.end())
+    It->second->removeArgument();
+  static cl::opt<ColorMode> Color(
+      "color", cl::desc("colour in the text format"), cl::init(ColorMode::Auto),
+      cl::values(clEnumValN(ColorMode::Auto, "auto", "when stdout is a terminal"),
+                 clEnumValN(ColorMode::Always, "always", "always"),
+                 clEnumValN(ColorMode::Never, "never", "never")),
+      cl::cat(Category));
   cl::HideUnrelatedOptions(Category);
   // Errors go to stderr and return false instead of exiting with status 1,
   // which --fail-on reserves for findings.
@@ -193,7 +199,7 @@ int main(int argc, char **argv) {
   }
   switch (OutputFormat) {
   case Format::Text:
-    writeText(*OS, R, useColor());
+    writeText(*OS, R, useColor(Color));
     break;
   case Format::Json:
     writeJson(*OS, R);

@@ -75,9 +75,7 @@ void writeText(llvm::raw_ostream &OS, const Report &R, bool Color) {
       // they add to the static message.
       if (E.Kind == Group::Confirmed && !E.RuntimeMessage.empty() &&
           E.RuntimeMessage != E.Message)
-        OS << "  " << std::string(R.HasBaseline ? 10 : 0, ' ')
-           << std::string(LocW + CheckW + 21, ' ') << "run time: "
-           << E.RuntimeMessage << "\n";
+        OS << "      run time: " << E.RuntimeMessage << "\n";
     }
     OS << "\n";
   }
