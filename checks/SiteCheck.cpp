@@ -114,7 +114,7 @@ std::string SiteCheck::nameOf(const Expr *E, ASTContext &Ctx) const {
 }
 
 std::string SiteCheck::moduleName(const Expr *E, ASTContext &Ctx) const {
-  E = E->IgnoreImplicit();
+  E = E->IgnoreImplicit()->IgnoreParens();
   if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E))
     if ((OCE->getOperator() == OO_Arrow || OCE->getOperator() == OO_Star) &&
         OCE->getNumArgs() == 1)
