@@ -49,6 +49,14 @@ config.substitutions.append(("%tt_src", config.tt_source_dir))
 config.substitutions.append(("%tt_build", config.tt_binary_dir))
 config.substitutions.append(("%run_clang_tidy", os.path.join(
     os.path.dirname(config.filecheck), "run-clang-tidy")))
+# For the integration tests (test/checks/integrations): the bare stock
+# clang-tidy and clang++ of the build's LLVM, and the real pre-commit framework.
+config.substitutions.append(("%stock_clang_tidy", config.stock_clang_tidy))
+config.substitutions.append(("%clangxx", config.clangxx))
+if shutil.which("pre-commit") and shutil.which("git"):
+    config.available_features.add("pre-commit")
+if shutil.which("git"):
+    config.available_features.add("git")
 
 # The real LibTorch headers (Debian libtorch-dev), for integration tests.
 torch_api = "/usr/include/torch/csrc/api/include"
