@@ -222,6 +222,22 @@ bool ApiModel::isApiFunction(const FunctionDecl *FD) const {
   return FD && inApiNamespace(FD);
 }
 
+bool ApiModel::isDataLoaderType(QualType T) const {
+  if (T.isNull())
+    return false;
+  T = T.getNonReferenceType().getCanonicalType();
+  if (T->isPointerType())
+    T = T->getPointeeType().getCanonicalType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
+    if (nameListed(Spec, {"::std::unique_ptr", "::std::shared_ptr"}) &&
+        Spec->getTemplateArgs().size() >= 1 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      RD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  return sameOrDerivedFromListed(
+      RD, {"::torch::data::DataLoaderBase", "::tt::data::DataLoader"});
+}
+
 ApiModel::FactoryKind ApiModel::factoryKind(const FunctionDecl *FD) const {
   if (!FD || isa<CXXMethodDecl>(FD) || !FD->getIdentifier() ||
       !inApiNamespace(FD))

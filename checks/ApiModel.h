@@ -69,6 +69,10 @@ public:
   bool isModuleHandleType(QualType T) const;
   /// torch::data::Example and other batches with cpu `data`/`target`.
   bool isBatchClass(const CXXRecordDecl *RD) const;
+  /// A data loader whose iteration yields batches on the cpu:
+  /// torch::data::DataLoaderBase (stateless and stateful loaders) and
+  /// tt::data::DataLoader, held by value, reference, pointer or unique_ptr.
+  bool isDataLoaderType(QualType T) const;
 
   /// A function or method declared in the tensor APIs' namespaces (torch,
   /// at, c10, tt).

@@ -256,11 +256,24 @@ public:
     }
     return true;
   }
+  // `for (auto& batch : *loader)`: a batch straight from a data loader. A
+  // batch class iterated from anything else (a vector the user filled) may
+  // hold tensors anywhere.
   bool VisitCXXForRangeStmt(CXXForRangeStmt *FRS) {
     const VarDecl *LV = FRS->getLoopVariable();
-    if (const auto *RD = LV->getType().getNonReferenceType()->getAsCXXRecordDecl())
-      if (Api.isBatchClass(RD))
-        BatchVars.insert(LV);
+    const auto *RD = LV->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    const Expr *Range = FRS->getRangeInit();
+    if (!RD || !Api.isBatchClass(RD) || !Range)
+      return true;
+    Range = Range->IgnoreParenImpCasts();
+    if (const auto *Deref = dyn_cast<CXXOperatorCallExpr>(Range);
+        Deref && Deref->getOperator() == OO_Star && Deref->getNumArgs() == 1)
+      Range = Deref->getArg(0);
+    else if (const auto *UO = dyn_cast<UnaryOperator>(Range);
+             UO && UO->getOpcode() == UO_Deref)
+      Range = UO->getSubExpr();
+    if (Api.isDataLoaderType(Range->getType()))
+      BatchVars.insert(LV);
     return true;
   }
   bool VisitCallExpr(CallExpr *CE) {

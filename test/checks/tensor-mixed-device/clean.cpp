@@ -75,6 +75,14 @@ void follows_another_tensor() {
   (void)r;
 }
 
+// Examples the user built: their tensors may be anywhere.
+void own_examples(std::vector<torch::data::Example<>> &examples) {
+  for (auto &ex : examples) {
+    auto r = ex.data + torch::ones({2, 2}, torch::kCUDA);
+    (void)r;
+  }
+}
+
 void official_loop(torch::nn::Linear model, torch::Device device) {
   auto loader = torch::data::make_data_loader(0, torch::data::DataLoaderOptions(64));
   for (auto &batch : *loader) {

@@ -267,7 +267,7 @@ template <typename Data = Tensor, typename Target = Tensor> struct Example {
   Data data;
   Target target;
 };
-template <typename Batch> class DataLoader {
+template <typename Batch> class DataLoaderBase {
 public:
   struct iterator {
     Batch &operator*();
@@ -277,12 +277,14 @@ public:
   iterator begin();
   iterator end();
 };
+template <typename Batch>
+class StatelessDataLoader : public DataLoaderBase<Batch> {};
 struct DataLoaderOptions {
   DataLoaderOptions(size_t batch_size);
 };
 template <typename Dataset>
-std::unique_ptr<DataLoader<Example<>>> make_data_loader(Dataset dataset,
-                                                        DataLoaderOptions options);
+std::unique_ptr<StatelessDataLoader<Example<>>>
+make_data_loader(Dataset dataset, DataLoaderOptions options);
 } // namespace data
 
 namespace optim {
