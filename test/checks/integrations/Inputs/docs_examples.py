@@ -7,7 +7,7 @@
 The convention (an HTML comment on the line before the fence, invisible on
 GitHub):
 
-  <!-- test: compile -->         the ```cpp block is a complete translation
+  <!-- test: compile [tidy] -->  the ```cpp block is a complete translation
                                  unit: clang++ -fsyntax-only -std=c++17
                                  against the LibTorch mock and tt's headers.
   <!-- test: body(PARAMS) -->    the block is statements (the usual shape of
@@ -22,7 +22,8 @@ GitHub):
                                  `warning:`/`note:` message of the untyped
                                  ``` block right after it must be among
                                  tensor-tidy's, and every warning of the
-                                 checks it shows must be shown.
+                                 checks it shows must be shown (for a
+                                 complete file, at the same line:col).
   <!-- test: skip REASON -->     not compiled, with the reason written down.
 
 Every ```cpp block must carry one of them, so a new example cannot slip by
@@ -43,7 +44,7 @@ import yaml
 
 MARKER_RE = re.compile(r"<!--\s*test:\s*(.*?)\s*-->")
 FENCE_RE = re.compile(r"^```(\S*)\s*$")
-DIAG_RE = re.compile(r"^\S+:\d+:\d+: (warning|note): (.*)$")
+DIAG_RE = re.compile(r"^\S+:(\d+:\d+): (warning|note): (.*)$")
 
 TORCH_PRELUDE = """#include <torch/torch.h>
 struct NetImpl : torch::nn::Module {
@@ -111,6 +112,8 @@ def compile_source(args, source, tidy):
 
 def check_cpp(args, marker, text, shown):
     m = re.fullmatch(r"(compile|body)(?:\((.*)\))?(\s+tidy)?", marker)
+    if m and m.group(1) == "compile" and m.group(2) is not None:
+        return "'compile' takes no parameters (use body(...))"
     if not m:
         return "unknown marker '%s'" % marker
     kind, params, tidy = m.group(1), m.group(2) or "", bool(m.group(3))
@@ -133,14 +136,18 @@ def check_cpp(args, marker, text, shown):
     if tidy:
         if not shown:
             return "'tidy' needs the expected output in a ``` block after it"
-        want = [m.groups() for m in map(DIAG_RE.match, shown.split("\n")) if m]
-        got = [m.groups() for m in map(DIAG_RE.match, output.split("\n")) if m]
+        # A complete file keeps its line numbers, so line:col must match
+        # too; a wrapped body is compared by severity and message.
+        def diags(text):
+            found = [m.groups() for m in map(DIAG_RE.match, text.split("\n")) if m]
+            return [g if kind == "compile" else g[1:] for g in found]
+        want, got = diags(shown), diags(output)
         missing = [w for w in want if w not in got]
         # A produced warning must be shown when its check is one the block
         # shows (an example may leave another check's warning to its page).
         shown_checks = set(re.findall(r"\[([\w-]+)\]$", shown, re.M))
-        extra = [g for g in got if g[0] == "warning" and g not in want
-                 and re.search(r"\[([\w-]+)\]$", g[1]).group(1) in shown_checks]
+        extra = [g for g in got if g[-2] == "warning" and g not in want
+                 and re.search(r"\[([\w-]+)\]$", g[-1]).group(1) in shown_checks]
         if missing or extra or not want:
             return ("the shown diagnostics differ from tensor-tidy's:\n"
                     "  shown, not produced: %s\n  produced, not shown: %s\n"
