@@ -40,7 +40,11 @@ import subprocess
 import sys
 import tempfile
 
-import yaml
+try:
+    import yaml
+except ImportError:
+    sys.exit("docs_examples.py: PyYAML is missing for %s (Debian: python3-yaml; "
+             "tools/setup installs it)" % sys.executable)
 
 MARKER_RE = re.compile(r"<!--\s*test:\s*(.*?)\s*-->")
 FENCE_RE = re.compile(r"^```(\S*)\s*$")
