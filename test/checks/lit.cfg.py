@@ -58,6 +58,13 @@ if shutil.which("pre-commit") and shutil.which("git"):
 if shutil.which("git"):
     config.available_features.add("git")
 
+# The real Fashion-MNIST data (Debian dataset-fashion-mnist), for the
+# examples' end-to-end tests.
+fashion_mnist = "/usr/share/datasets/fashion-mnist"
+if os.path.exists(os.path.join(fashion_mnist, "t10k-labels-idx1-ubyte.gz")):
+    config.available_features.add("fashion-mnist")
+    config.substitutions.append(("%fashion_mnist", fashion_mnist))
+
 # The real LibTorch headers (Debian libtorch-dev), for integration tests.
 torch_api = "/usr/include/torch/csrc/api/include"
 if os.path.exists(os.path.join(torch_api, "torch", "torch.h")):
