@@ -196,22 +196,60 @@ bool ApiModel::isModuleHolder(const CXXRecordDecl *RD) const {
   return sameOrDerivedFromListed(RD, {"::torch::nn::ModuleHolder"});
 }
 
-bool ApiModel::isModuleHandleType(QualType T) const {
+namespace {
+// The single template type argument of a specialization, if any.
+const CXXRecordDecl *onlyTypeArgument(const CXXRecordDecl *RD) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || Spec->getTemplateArgs().size() < 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return nullptr;
+  return Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+}
+} // namespace
+
+const CXXRecordDecl *ApiModel::moduleBehind(QualType T) const {
   if (T.isNull())
-    return false;
+    return nullptr;
   T = T.getNonReferenceType().getCanonicalType();
   const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
   if (!RD)
+    return nullptr;
+  if (isModuleClass(RD))
+    return RD;
+  if (isModuleHolder(RD)) {
+    // TORCH_MODULE(Linear) derives Linear from ModuleHolder<LinearImpl>.
+    if (const CXXRecordDecl *Contained = onlyTypeArgument(RD))
+      return Contained;
+    if (RD->hasDefinition())
+      for (const CXXBaseSpecifier &B : RD->bases())
+        if (const CXXRecordDecl *Contained =
+                onlyTypeArgument(B.getType()->getAsCXXRecordDecl()))
+          return Contained;
+    return nullptr;
+  }
+  if (nameListed(RD, {"::std::shared_ptr"}))
+    if (const CXXRecordDecl *Pointee = onlyTypeArgument(RD))
+      return isModuleClass(Pointee) ? Pointee : nullptr;
+  return nullptr;
+}
+
+bool ApiModel::isModuleHandleType(QualType T) const {
+  if (T.isNull())
     return false;
-  if (isModuleClass(RD) || isModuleHolder(RD))
-    return true;
-  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
-    if (nameListed(Spec, {"::std::shared_ptr"}) &&
-        Spec->getTemplateArgs().size() == 1 &&
-        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
-      return isModuleClass(
-          Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl());
-  return false;
+  const CXXRecordDecl *RD =
+      T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+  return moduleBehind(T) || (RD && isModuleHolder(RD));
+}
+
+bool ApiModel::isBuiltinModule(const CXXRecordDecl *RD) const {
+  if (!RD)
+    return false;
+  const auto *NN = dyn_cast<NamespaceDecl>(RD->getDeclContext());
+  if (!NN || !NN->getIdentifier() || NN->getName() != "nn")
+    return false;
+  const auto *Top = dyn_cast<NamespaceDecl>(NN->getParent());
+  return Top && Top->getIdentifier() &&
+         (Top->getName() == "torch" || Top->getName() == "tt");
 }
 
 bool ApiModel::isBatchClass(const CXXRecordDecl *RD) const {

@@ -67,6 +67,13 @@ public:
   /// A value through which a module is used: a module, a holder, or a
   /// std::shared_ptr to a module.
   bool isModuleHandleType(QualType T) const;
+  /// The module class behind such a handle (the holder's contained class),
+  /// or null.
+  const CXXRecordDecl *moduleBehind(QualType T) const;
+  /// A module class of LibTorch or tt (torch::nn::Linear, tt::nn::Sequential,
+  /// ...): created with its parameters on the cpu in float32. A user-defined
+  /// module's constructor may put them anywhere.
+  bool isBuiltinModule(const CXXRecordDecl *RD) const;
   /// torch::data::Example and other batches with cpu `data`/`target`.
   bool isBatchClass(const CXXRecordDecl *RD) const;
   /// A data loader whose iteration yields batches on the cpu:

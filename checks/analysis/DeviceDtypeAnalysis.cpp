@@ -858,15 +858,7 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
         R.Type = DTypeFact::unknown();
       Any = true;
     }
-    const DeclContext *DC = FD->getDeclContext();
-    bool InApi = false;
-    for (; DC; DC = DC->getParent())
-      if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-        if (NS->getIdentifier() &&
-            (NS->getName() == "torch" || NS->getName() == "at" ||
-             NS->getName() == "tt"))
-          InApi = true;
-    if (Any && InApi) {
+    if (Any && Api.isApiFunction(FD)) {
       R.Dim = -1;
       return R;
     }
@@ -983,32 +975,7 @@ bool FunctionAnalyzer::isModuleCall(const CallExpr *CE, const Expr *&ModuleE,
 // parameters on the cpu in float32. A user-defined module's constructor may
 // create them anywhere, so it starts unknown.
 ModuleFact freshModule(const ApiModel &Api, const VarDecl *VD) {
-  QualType T = VD->getType().getCanonicalType();
-  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
-  if (RD && Api.isModuleHolder(RD)) {
-    // TORCH_MODULE(Linear): the holder's template argument is the module.
-    for (const CXXBaseSpecifier &B : RD->bases())
-      if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-              B.getType()->getAsCXXRecordDecl()))
-        if (Spec->getTemplateArgs().size() == 1 &&
-            Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
-          RD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
-    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(
-            T->getAsCXXRecordDecl()))
-      if (Spec->getTemplateArgs().size() == 1 &&
-          Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
-        RD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
-  }
-  bool Builtin = false;
-  for (const DeclContext *DC = RD ? RD->getDeclContext() : nullptr; DC;
-       DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      if (NS->getIdentifier() && NS->getName() == "nn")
-        if (const auto *Outer = dyn_cast<NamespaceDecl>(NS->getParent()))
-          if (Outer->getIdentifier() &&
-              (Outer->getName() == "torch" || Outer->getName() == "tt"))
-            Builtin = true;
-  if (!Builtin)
+  if (!Api.isBuiltinModule(Api.moduleBehind(VD->getType())))
     return ModuleFact::unknown();
   ModuleFact M;
   M.Device = DeviceFact::cpu();
