@@ -7,9 +7,17 @@
 #include <new>
 #include <string>
 
+#include "kernels/device_kernels.h"
 #include "tt/errors.h"
 
 namespace tt {
+
+#ifdef TT_WITH_CUDA_BACKEND
+namespace cuda_backend {
+// cuda/src/backend.cpp: the real backend when a GPU is visible, else nullptr.
+std::shared_ptr<Backend> probe();
+}  // namespace cuda_backend
+#endif
 
 namespace {
 
@@ -60,7 +68,20 @@ struct Registry {
   std::shared_ptr<Backend> cpu = std::make_shared<CpuBackend>();
   std::shared_ptr<Backend> cuda;
   bool cuda_env_read = false;
+  bool cuda_probed = false;
 };
+
+// With the cuda/ library built in, the first question about cuda devices
+// asks it for a real backend (non-null only when cudaGetDeviceCount > 0);
+// a real GPU then wins over TT_EMULATE_CUDA. Asked lazily, under the
+// registry's lock, so programs that never use cuda never touch the driver.
+void probe_real_cuda(Registry& r) {
+  if (r.cuda_probed) return;
+  r.cuda_probed = true;
+#ifdef TT_WITH_CUDA_BACKEND
+  if (!r.cuda) r.cuda = cuda_backend::probe();
+#endif
+}
 
 Registry& registry() {
   static Registry* r = new Registry;  // leaked: tensors may die after static destructors run
@@ -87,6 +108,10 @@ void register_backend(DeviceType type, std::shared_ptr<Backend> backend) {
   if (type == DeviceType::CUDA) {
     r.cuda = std::move(backend);
     r.cuda_env_read = true;  // an explicit registration wins over the environment
+    r.cuda_probed = true;    // and over the cuda/ library's own
+    // Device kernels belong to the backend they came with (cuda/'s probe):
+    // a replaced backend takes them along, so emulated memory never meets them.
+    detail::kernels::register_device_kernels(DeviceType::CUDA, nullptr);
   }
 }
 
@@ -94,6 +119,7 @@ std::shared_ptr<Backend> get_backend(DeviceType type) {
   auto& r = registry();
   if (type == DeviceType::CPU) return r.cpu;
   std::lock_guard<std::mutex> lock(r.mu);
+  probe_real_cuda(r);
   if (!r.cuda_env_read) {
     r.cuda_env_read = true;
     if (int n = env_emulated_devices(); n > 0 && !r.cuda) r.cuda = std::make_shared<EmulatedCudaBackend>(n);
@@ -104,6 +130,7 @@ std::shared_ptr<Backend> get_backend(DeviceType type) {
 void set_cuda_emulation(int devices) {
   auto& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
+  probe_real_cuda(r);
   r.cuda_env_read = true;
   if (r.cuda && std::string(r.cuda->name()) != "emulated") return;  // never hide a real GPU
   r.cuda = devices > 0 ? std::make_shared<EmulatedCudaBackend>(devices) : nullptr;

@@ -5,6 +5,7 @@
 #include "autograd/graph.h"
 #include "dispatch.h"
 #include "internal_ops.h"
+#include "kernels/device_kernels.h"
 #include "kernels/kernels.h"
 #include "tensor_impl.h"
 #include "tt/backend.h"
@@ -32,8 +33,38 @@ void copy_impl(const TensorImpl& dst, const TensorImpl& src, bool non_blocking, 
     kernels::copy(dst, src);
     return;
   }
-  // A device the host cannot read: convert on the host, then let the
-  // backend move contiguous bytes.
+  kernels::DeviceKernels* src_kernels = kernels::device_kernels(sd);
+  kernels::DeviceKernels* dst_kernels = kernels::device_kernels(dd);
+  // Both on a device with kernels (cuda/ on a GPU): they convert in place,
+  // across that type's devices too.
+  if (src_kernels && dd.type() == sd.type()) {
+    kernels::copy(dst, src);
+    return;
+  }
+  // Same layout and dtype on both sides: the backend moves the bytes
+  // directly, which is what lets a pinned source go asynchronously.
+  if (dst.dtype == src.dtype && dst.is_contiguous() && src.is_contiguous() && dst.sizes == src.sizes) {
+    const Device dev = host_accessible(dd) ? sd : dd;
+    get_backend(dev.type())->copy(dst.data(), dd, src.data(), sd, static_cast<size_t>(dst.numel) * element_size(dst.dtype),
+                                  non_blocking);
+    return;
+  }
+  // Otherwise convert where kernels can: on the device before a download,
+  // on the device after an upload, so only one dtype's bytes cross the bus.
+  if (src_kernels) {
+    Tensor tmp = make_empty(src.sizes, dst.dtype, sd, loc);
+    kernels::copy(*TensorAccess::shared(tmp), src);
+    copy_impl(dst, *TensorAccess::shared(tmp), non_blocking, loc);
+    return;
+  }
+  if (dst_kernels) {
+    Tensor tmp = make_empty(dst.sizes, src.dtype, dd, loc);
+    copy_impl(*TensorAccess::shared(tmp), src, non_blocking, loc);
+    kernels::copy(dst, *TensorAccess::shared(tmp));
+    return;
+  }
+  // A device the host cannot read and no kernels for it: convert on the
+  // host, then let the backend move contiguous bytes.
   const TensorImpl* host_src = &src;
   Tensor src_staged;
   if (!host_accessible(sd)) {

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "internal_ops.h"
+#include "kernels/device_kernels.h"
 #include "tt/backend.h"
 #include "tt/errors.h"
 #include "tt/validate.h"
@@ -94,6 +95,7 @@ void check_inplace_result(ScalarType result, ScalarType self_dtype, Device devic
 }
 
 Device resolve_device(Device d, const std::source_location& loc) {
+  kernels::set_device_call_site(loc);  // an allocation follows: its errors name this site
   if (d.is_cpu()) return Device(kCPU);
   auto backend = get_backend(d.type());
   if (!backend || backend->device_count() == 0) throw CudaUnavailableError("CUDA is not available", loc);
@@ -104,6 +106,10 @@ Device resolve_device(Device d, const std::source_location& loc) {
 
 void require_host_kernels(Device d, const std::source_location& loc) {
   if (d.is_cpu()) return;
+  // Device kernels (cuda/) stand in for the cpu kernels behind the same
+  // entry points; their errors name this op's site.
+  kernels::set_device_call_site(loc);
+  if (kernels::device_kernels(d)) return;
   auto backend = get_backend(d.type());
   if (backend && backend->host_accessible()) return;
   throw Error(std::string("no kernels registered for device ") + d.str() + " (backend " +

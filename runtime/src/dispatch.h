@@ -42,7 +42,8 @@ void check_inplace_result(ScalarType result, ScalarType self_dtype, Device devic
 // recordable: without the device nothing can continue.
 Device resolve_device(Device d, const std::source_location& loc);
 
-// Throws unless the cpu kernels may run on d's memory (cpu, emulated cuda).
+// Throws unless kernels may run on d's memory: the cpu kernels (cpu,
+// emulated cuda) or a registered device kernel table (cuda/ on a GPU).
 void require_host_kernels(Device d, const std::source_location& loc);
 
 // Records a conversion result destroyed unread (called from ~TensorImpl).

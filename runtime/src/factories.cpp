@@ -5,6 +5,7 @@
 #include "dispatch.h"
 #include "dtype_dispatch.h"
 #include "internal_ops.h"
+#include "kernels/device_kernels.h"
 #include "kernels/kernels.h"
 #include "tensor_impl.h"
 #include "tt/backend.h"
@@ -18,16 +19,18 @@ using detail::impl_of;
 namespace {
 
 // Checks options (device availability, requires_grad dtype, pinning) and
-// allocates; `fill` writes the values in host-accessible memory.
+// allocates; `fill` writes the values in host-accessible memory, or, when
+// it only calls kernels (`kernel_fill`), wherever device kernels exist.
 template <class F>
 Tensor create(const std::vector<int64_t>& sizes, ScalarType dtype, const TensorOptions& o, const SourceLoc& loc,
-              const F& fill) {
+              const F& fill, bool kernel_fill = false) {
   if (o.requires_grad() && !is_floating_type(dtype))
     throw ValueError("Only Tensors of floating point and complex dtype can require gradients", loc);
   const Device device = detail::resolve_device(o.device(), loc);
   if (o.pinned_memory() && !device.is_cpu()) throw ValueError("Only dense CPU tensors can be pinned", loc);
   auto backend = get_backend(device.type());
-  const bool host = device.is_cpu() || backend->host_accessible();
+  const bool host = device.is_cpu() || backend->host_accessible() ||
+                    (kernel_fill && detail::kernels::device_kernels(device) != nullptr);
   Tensor t = detail::make_empty(sizes, dtype, host ? device : Device(kCPU), loc, o.pinned_memory());
   fill(impl_of(t, loc));
   if (!host) t = detail::to_device_internal(t, device, loc);
@@ -41,14 +44,14 @@ void no_fill(const detail::TensorImpl&) {}
 
 Tensor empty(IntArrayRef sizes, TensorOptions o, SourceLoc loc) { return create(sizes.vec(), o.dtype(), o, loc, no_fill); }
 Tensor zeros(IntArrayRef sizes, TensorOptions o, SourceLoc loc) {
-  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::fill(t, 0); });
+  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::fill(t, 0); }, true);
 }
 Tensor ones(IntArrayRef sizes, TensorOptions o, SourceLoc loc) {
-  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::fill(t, 1); });
+  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::fill(t, 1); }, true);
 }
 Tensor full(IntArrayRef sizes, const Scalar& value, TensorOptions o, SourceLoc loc) {
   const ScalarType dtype = o.has_dtype() ? o.dtype() : value.is_floating_point() ? default_dtype() : value.type();
-  return create(sizes.vec(), dtype, o, loc, [&](const auto& t) { detail::kernels::fill(t, value); });
+  return create(sizes.vec(), dtype, o, loc, [&](const auto& t) { detail::kernels::fill(t, value); }, true);
 }
 Tensor empty_like(const Tensor& t, SourceLoc loc) {
   const auto& ti = impl_of(t, loc);
@@ -84,7 +87,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
   }
   return create({n}, dtype, o, loc, [&](const auto& t) {
     detail::kernels::arange(t, s, st, start.to_long(), step.to_long());
-  });
+  }, true);
 }
 
 namespace {
@@ -96,11 +99,11 @@ void require_floating(ScalarType t, const char* what, const SourceLoc& loc) {
 
 Tensor rand(IntArrayRef sizes, TensorOptions o, SourceLoc loc) {
   require_floating(o.dtype(), "check_uniform_bounds", loc);
-  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::uniform(t); });
+  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::uniform(t); }, true);
 }
 Tensor randn(IntArrayRef sizes, TensorOptions o, SourceLoc loc) {
   require_floating(o.dtype(), "normal_kernel_cpu", loc);
-  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::normal(t); });
+  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::normal(t); }, true);
 }
 void manual_seed(uint64_t seed) { detail::kernels::manual_seed(seed); }
 

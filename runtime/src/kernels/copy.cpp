@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "../dtype_dispatch.h"
+#include "device_kernels.h"
 #include "kernels.h"
 #include "loops.h"
 
@@ -41,6 +42,7 @@ void convert_run(char* d, const char* s, int64_t n, int64_t ds, int64_t ss) {
 }  // namespace
 
 void copy(const TensorImpl& dst, const TensorImpl& src) {
+  if (auto* k = device_kernels(dst.device())) return k->copy(dst, src);
   const int64_t n = dst.numel;
   if (n == 0) return;
   const ScalarType from = src.dtype, to = dst.dtype;
@@ -76,6 +78,7 @@ void copy(const TensorImpl& dst, const TensorImpl& src) {
 }
 
 void fill(const TensorImpl& dst, const Scalar& value) {
+  if (auto* k = device_kernels(dst.device())) return k->fill(dst, value);
   visit_dtype(dst.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T v;

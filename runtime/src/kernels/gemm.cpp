@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../dtype_dispatch.h"
+#include "device_kernels.h"
 #include "kernels.h"
 #include "loops.h"
 #include "parallel.h"
@@ -64,6 +65,7 @@ int64_t row_grain(int64_t k, int64_t n) { return std::max<int64_t>(1, (int64_t{1
 
 void gemm(const TensorImpl& at, const TensorImpl& bt, const TensorImpl& ct, int64_t batch, int64_t m, int64_t k,
           int64_t n) {
+  if (auto* kt = device_kernels(ct.device())) return kt->gemm(at, bt, ct, batch, m, k, n);
   visit_dtype(at.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* a = reinterpret_cast<const T*>(at.data());

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "../dtype_dispatch.h"
+#include "device_kernels.h"
 #include "kernels.h"
 
 namespace tt::detail::kernels {
@@ -19,12 +20,14 @@ Generator& generator() {
 }  // namespace
 
 void manual_seed(uint64_t seed) {
+  if (auto* k = device_kernels(Device(kCUDA))) k->manual_seed(seed);  // torch.manual_seed seeds every device
   auto& g = generator();
   std::lock_guard<std::mutex> lock(g.mu);
   g.engine.seed(seed);
 }
 
 void arange(const TensorImpl& out, double start, double step, int64_t istart, int64_t istep) {
+  if (auto* k = device_kernels(out.device())) return k->arange(out, start, step, istart, istep);
   visit_dtype(out.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* o = reinterpret_cast<T*>(out.data());
@@ -36,6 +39,7 @@ void arange(const TensorImpl& out, double start, double step, int64_t istart, in
 }
 
 void uniform(const TensorImpl& out) {
+  if (auto* k = device_kernels(out.device())) return k->uniform(out);
   auto& g = generator();
   std::lock_guard<std::mutex> lock(g.mu);
   visit_dtype(out.dtype, [&](auto tag) {
@@ -56,6 +60,7 @@ void uniform(const TensorImpl& out) {
 }
 
 void normal(const TensorImpl& out) {
+  if (auto* k = device_kernels(out.device())) return k->normal(out);
   auto& g = generator();
   std::lock_guard<std::mutex> lock(g.mu);
   std::normal_distribution<double> dist(0.0, 1.0);

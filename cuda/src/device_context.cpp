@@ -1,0 +1,106 @@
+// Per-device contexts, the device guard, and the public stream functions.
+#include "device_context.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "check.h"
+#include "tt/cuda/stream.h"
+#include "tt/errors.h"
+
+namespace tt::cuda_backend {
+
+namespace {
+struct Contexts {
+  std::once_flag once;
+  std::vector<std::unique_ptr<DeviceContext>> all;
+};
+Contexts& contexts() {
+  static Contexts* c = new Contexts;  // leaked, see DeviceContext
+  return *c;
+}
+
+void init_context(DeviceContext& ctx) {
+  DeviceGuard guard(ctx.index);
+  TT_CUDA_CHECK(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
+  TT_CUDA_CHECK(cudaDeviceGetAttribute(&ctx.sm_count, cudaDevAttrMultiProcessorCount, ctx.index));
+  // The stream-ordered allocator's pool keeps freed blocks for reuse
+  // instead of returning them at each synchronisation: tt's caching
+  // allocator is the driver's.
+  cudaMemPool_t pool;
+  TT_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, ctx.index));
+  uint64_t keep = UINT64_MAX;
+  TT_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+}
+}  // namespace
+
+int visible_device_count() noexcept {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    (void)cudaGetLastError();  // no driver / no device: not an error for tt
+    return 0;
+  }
+  return n;
+}
+
+DeviceContext& context(int index) {
+  auto& c = contexts();
+  std::call_once(c.once, [&] {
+    const int n = visible_device_count();
+    for (int i = 0; i < n; ++i) {
+      c.all.push_back(std::make_unique<DeviceContext>());
+      c.all.back()->index = i;
+    }
+  });
+  if (index < 0 || index >= static_cast<int>(c.all.size()))
+    throw CudaUnavailableError("CUDA error: invalid device ordinal", detail::kernels::device_call_site());
+  DeviceContext& ctx = *c.all[index];
+  std::lock_guard<std::mutex> lock(ctx.mu);
+  if (!ctx.stream) init_context(ctx);
+  return ctx;
+}
+
+cublasHandle_t cublas_handle(DeviceContext& ctx) {
+  std::lock_guard<std::mutex> lock(ctx.mu);
+  if (!ctx.cublas) {
+    DeviceGuard guard(ctx.index);
+    cublasHandle_t h = nullptr;
+    TT_CUDA_CHECK(cublasCreate(&h));
+    if (cublasStatus_t st = cublasSetStream(h, ctx.stream); st != CUBLAS_STATUS_SUCCESS) {
+      cublasDestroy(h);  // no leak when binding fails
+      TT_CUDA_CHECK(st);
+    }
+    ctx.cublas = h;
+  }
+  return ctx.cublas;
+}
+
+DeviceGuard::DeviceGuard(int index) {
+  TT_CUDA_CHECK(cudaGetDevice(&previous_));
+  if (previous_ != index) TT_CUDA_CHECK(cudaSetDevice(index));
+  else previous_ = -1;
+}
+
+DeviceGuard::~DeviceGuard() {
+  if (previous_ >= 0) (void)cudaSetDevice(previous_);  // a destructor cannot throw; the device existed before
+}
+
+int grid_for(int64_t n, int device) {
+  const int64_t needed = (n + 255) / 256;
+  const int64_t cap = static_cast<int64_t>(context(device).sm_count) * 8;
+  return static_cast<int>(needed < 1 ? 1 : (needed < cap ? needed : cap));
+}
+
+}  // namespace tt::cuda_backend
+
+namespace tt::cuda {
+
+cudaStream_t current_stream(int index) { return cuda_backend::context(index).stream; }
+
+void synchronize(int index) {
+  auto& ctx = cuda_backend::context(index);
+  TT_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+}
+
+}  // namespace tt::cuda

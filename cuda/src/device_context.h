@@ -1,0 +1,53 @@
+// Internal: per-device state of the CUDA backend (stream, cuBLAS handle,
+// cuRAND generator, SM count), created on first use and kept for the
+// process, and the guard that makes a device current for a scope.
+#pragma once
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <curand.h>
+
+#include <cstdint>
+#include <mutex>
+
+namespace tt::cuda_backend {
+
+/// Everything tt keeps per GPU. Never destroyed: tensors and the leaked
+/// backend registry may outlive static destructors.
+struct DeviceContext {
+  int index = 0;
+  cudaStream_t stream = nullptr;   ///< tt's current stream on this device
+  int sm_count = 1;
+  std::mutex mu;                   ///< guards the lazily created handles below
+  cublasHandle_t cublas = nullptr;
+  curandGenerator_t curand = nullptr;
+  uint64_t seed_epoch = 0;         ///< which manual_seed() the generator last took (random.cu)
+};
+
+/// Number of visible GPUs; 0 when there is no device or no driver (never throws).
+int visible_device_count() noexcept;
+
+/// The context of device `index` (0 <= index < visible_device_count()).
+DeviceContext& context(int index);
+
+/// cuBLAS handle of a device, bound to its stream (created on first use).
+cublasHandle_t cublas_handle(DeviceContext& ctx);
+
+/// Blocks of 256 threads for a grid-stride loop over n items on a device:
+/// enough to fill it (8 per SM), never more than needed.
+int grid_for(int64_t n, int device);
+
+/// Makes `index` the current device for the scope, restoring the previous
+/// one: tt's ops may run on any device from any thread.
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int index);
+  ~DeviceGuard();
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int previous_ = -1;
+};
+
+}  // namespace tt::cuda_backend

@@ -1,0 +1,147 @@
+// Internal (device code): tt's dtypes as device types, PyTorch's value
+// conversions mirrored from dtype_dispatch.h and tt/half.h bit for bit, and
+// the launch helpers every kernel file shares.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "tt/scalar_type.h"
+
+namespace tt::cuda_backend {
+
+/// Storage of float16 / bfloat16 elements on the device: raw bits, as tt::Half
+/// (whose constructors are host code).
+struct h16 { uint16_t x; };
+struct b16 { uint16_t x; };
+
+template <class T> struct DTag { using type = T; };
+
+/// f(DTag<T>{}) for the device type of t (host side, like visit_dtype).
+template <class F>
+decltype(auto) visit_device_dtype(ScalarType t, F&& f) {
+  switch (t) {
+    case ScalarType::Bool: return f(DTag<bool>{});
+    case ScalarType::Byte: return f(DTag<uint8_t>{});
+    case ScalarType::Char: return f(DTag<int8_t>{});
+    case ScalarType::Short: return f(DTag<int16_t>{});
+    case ScalarType::Int: return f(DTag<int32_t>{});
+    case ScalarType::Long: return f(DTag<int64_t>{});
+    case ScalarType::Half: return f(DTag<h16>{});
+    case ScalarType::BFloat16: return f(DTag<b16>{});
+    case ScalarType::Float: return f(DTag<float>{});
+    case ScalarType::Double: return f(DTag<double>{});
+    default: __builtin_unreachable();
+  }
+}
+
+// --- 16-bit floats: the portable code of tt/half.h with every float
+// operation spelled as a round-to-nearest intrinsic, so no FMA contraction
+// can change a bit (the cpu reference rounds each operation).
+__device__ __forceinline__ float half_bits_to_float(uint16_t h) {
+  const uint32_t w = static_cast<uint32_t>(h) << 16;
+  const uint32_t sign = w & 0x80000000u;
+  const uint32_t two_w = w + w;
+  const uint32_t exp_offset = 0xE0u << 23;
+  const float exp_scale = __uint_as_float(0x7800000u);
+  const float normalized = __fmul_rn(__uint_as_float((two_w >> 4) + exp_offset), exp_scale);
+  const uint32_t magic_mask = 126u << 23;
+  const float denormalized = __fsub_rn(__uint_as_float((two_w >> 17) | magic_mask), 0.5f);
+  const uint32_t denormalized_cutoff = 1u << 27;
+  return __uint_as_float(sign | (two_w < denormalized_cutoff ? __float_as_uint(denormalized) : __float_as_uint(normalized)));
+}
+
+__device__ __forceinline__ uint16_t float_to_half_bits(float f) {
+  const float scale_to_inf = __uint_as_float(0x77800000u);
+  const float scale_to_zero = __uint_as_float(0x08800000u);
+  float base = __fmul_rn(__fmul_rn(fabsf(f), scale_to_inf), scale_to_zero);
+  const uint32_t w = __float_as_uint(f);
+  const uint32_t shl1_w = w + w;
+  const uint32_t sign = w & 0x80000000u;
+  uint32_t bias = shl1_w & 0xFF000000u;
+  if (bias < 0x71000000u) bias = 0x71000000u;
+  base = __fadd_rn(__uint_as_float((bias >> 1) + 0x07800000u), base);
+  const uint32_t bits = __float_as_uint(base);
+  const uint32_t nonsign = ((bits >> 13) & 0x00007C00u) + (bits & 0x00000FFFu);
+  return static_cast<uint16_t>((sign >> 16) | (shl1_w > 0xFF000000u ? 0x7E00u : nonsign));
+}
+
+// c10::detail::round_to_nearest_even: NaN -> 0x7FC0.
+__device__ __forceinline__ uint16_t float_to_bf16_bits(float f) {
+  if (f != f) return 0x7FC0;
+  uint32_t u = __float_as_uint(f);
+  u += 0x7FFFu + ((u >> 16) & 1u);
+  return static_cast<uint16_t>(u >> 16);
+}
+__device__ __forceinline__ float bf16_bits_to_float(uint16_t b) { return __uint_as_float(static_cast<uint32_t>(b) << 16); }
+
+/// The type arithmetic runs in (c10's opmath): float for the 16-bit floats.
+template <class T> struct OpMath { using type = T; };
+template <> struct OpMath<h16> { using type = float; };
+template <> struct OpMath<b16> { using type = float; };
+template <class T> using opmath_t = typename OpMath<T>::type;
+
+template <class T> constexpr bool is_16bit_float_v = std::is_same_v<T, h16> || std::is_same_v<T, b16>;
+template <class T> constexpr bool is_float_v = is_16bit_float_v<T> || std::is_floating_point_v<T>;
+
+/// An element as its opmath value.
+template <class T>
+__device__ __forceinline__ opmath_t<T> load_math(T v) {
+  if constexpr (std::is_same_v<T, h16>) return half_bits_to_float(v.x);
+  else if constexpr (std::is_same_v<T, b16>) return bf16_bits_to_float(v.x);
+  else return v;
+}
+
+/// An opmath value stored as T (16-bit floats round to nearest even).
+template <class T, class M>
+__device__ __forceinline__ T store_math(M v) {
+  if constexpr (std::is_same_v<T, h16>) return h16{float_to_half_bits(static_cast<float>(v))};
+  else if constexpr (std::is_same_v<T, b16>) return b16{float_to_bf16_bits(static_cast<float>(v))};
+  else return static_cast<T>(v);
+}
+
+/// tt::detail::convert on the device: to bool is "!= 0", 16-bit floats go
+/// through float, everything else is a C++ conversion of the opmath value.
+template <class To, class From>
+__device__ __forceinline__ To convert(From v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else {
+    using M = opmath_t<From>;
+    const M m = load_math(v);
+    if constexpr (std::is_same_v<To, bool>) return m != M(0);
+    else if constexpr (is_16bit_float_v<To>) return store_math<To>(static_cast<float>(m));
+    else return static_cast<To>(m);
+  }
+}
+
+// --- launches -----------------------------------------------------------------
+
+constexpr int kThreads = 256;
+
+/// Coalesced strides (bytes) of up to kMaxDims dims for K operands, innermost
+/// first: tt::detail::make_plan's output in a form a kernel can take by value.
+constexpr int kMaxDims = 10;
+template <int K>
+struct StridedPlan {
+  int ndim = 0;
+  int64_t sizes[kMaxDims];
+  int64_t strides[kMaxDims][K];
+};
+
+/// Byte offsets of linear element i for each operand.
+template <int K>
+__device__ __forceinline__ void plan_offsets(const StridedPlan<K>& p, int64_t i, int64_t (&off)[K]) {
+#pragma unroll
+  for (int k = 0; k < K; ++k) off[k] = 0;
+  for (int d = 0; d < p.ndim; ++d) {
+    const int64_t idx = i % p.sizes[d];
+    i /= p.sizes[d];
+#pragma unroll
+    for (int k = 0; k < K; ++k) off[k] += idx * p.strides[d][k];
+  }
+}
+
+}  // namespace tt::cuda_backend

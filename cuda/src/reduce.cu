@@ -1,0 +1,227 @@
+// Reductions (sum, mean, max, min, argmax) over [outer, r, inner] and
+// softmax / log_softmax. Sums accumulate in double (floating) or int64
+// (integers, as the cpu); max/min/argmax propagate NaN and keep the first
+// index on ties, exactly as the cpu kernels, so they agree bit for bit.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "check.h"
+#include "device_context.h"
+#include "device_types.cuh"
+#include "kernel_table.h"
+#include "launch_utils.h"
+
+namespace tt::cuda_backend {
+
+namespace {
+
+using detail::TensorImpl;
+using detail::kernels::ReduceOp;
+
+template <class T>
+struct SumReducer {
+  using Acc = std::conditional_t<is_float_v<T>, double, int64_t>;
+  struct S {
+    Acc v;
+    int64_t i;
+  };
+  __device__ static S init() { return {Acc(0), 0}; }
+  __device__ static S combine(S a, S b) { return {a.v + b.v, 0}; }
+  __device__ static void add(S& s, T x, int64_t) { s.v += static_cast<Acc>(load_math(x)); }
+};
+
+// kMax: max/argmax; else min. The combination is associative and
+// commutative, so any split of r gives the cpu's sequential answer: the
+// first NaN, else the best value at its smallest index.
+template <class T, bool kMax>
+struct MinMaxReducer {
+  using M = opmath_t<T>;
+  struct S {
+    M v;
+    int64_t i;
+    bool valid;
+  };
+  __device__ static S init() { return {M{}, 0, false}; }
+  __device__ static S combine(S a, S b) {
+    if (!a.valid) return b;
+    if (!b.valid) return a;
+    if constexpr (std::is_floating_point_v<M>) {
+      const bool an = a.v != a.v, bn = b.v != b.v;
+      if (an || bn) return (an && bn) ? (a.i < b.i ? a : b) : (an ? a : b);
+    }
+    if (a.v == b.v) return a.i < b.i ? a : b;
+    return (kMax ? a.v > b.v : a.v < b.v) ? a : b;
+  }
+  __device__ static void add(S& s, T x, int64_t j) { s = combine(s, S{load_math(x), j, true}); }
+};
+
+template <class R>
+__device__ typename R::S block_reduce(typename R::S s) {
+  __shared__ typename R::S shared[kThreads];
+  shared[threadIdx.x] = s;
+  __syncthreads();
+  for (int w = kThreads / 2; w > 0; w /= 2) {
+    if (threadIdx.x < w) shared[threadIdx.x] = R::combine(shared[threadIdx.x], shared[threadIdx.x + w]);
+    __syncthreads();
+  }
+  return shared[0];
+}
+
+// Writes a finished state: the sum scaled (mean) or the best value, and
+// the index where asked for.
+template <class T, class R, class O>
+__device__ void finish(const typename R::S& s, int64_t w, O* out, int64_t* indices, double scale) {
+  if (out) {
+    if constexpr (std::is_same_v<typename R::S, typename SumReducer<T>::S>) {
+      if constexpr (std::is_same_v<typename SumReducer<T>::Acc, double>) out[w] = store_math<O>(s.v * scale);
+      else out[w] = static_cast<O>(s.v);
+    } else {
+      out[w] = store_math<O>(s.v);
+    }
+  }
+  if (indices) indices[w] = s.i;
+}
+
+// inner == 1: block (p, o) reduces segment p of row o into partial[o * parts + p].
+template <class T, class R>
+__global__ void reduce_rows(const T* in, int64_t r, int parts, typename R::S* partial) {
+  const int64_t o = blockIdx.y;
+  const int64_t seg = (r + parts - 1) / parts;
+  const int64_t begin = blockIdx.x * seg, end = begin + seg < r ? begin + seg : r;
+  typename R::S s = R::init();
+  for (int64_t j = begin + threadIdx.x; j < end; j += blockDim.x) R::add(s, in[o * r + j], j);
+  s = block_reduce<R>(s);
+  if (threadIdx.x == 0) partial[o * parts + blockIdx.x] = s;
+}
+
+template <class T, class R, class O>
+__global__ void finish_rows(const typename R::S* partial, int parts, O* out, int64_t* indices, double scale) {
+  const int64_t o = blockIdx.x;
+  typename R::S s = R::init();
+  for (int p = threadIdx.x; p < parts; p += blockDim.x) s = R::combine(s, partial[o * parts + p]);
+  s = block_reduce<R>(s);
+  if (threadIdx.x == 0) finish<T, R, O>(s, o, out, indices, scale);
+}
+
+// inner > 1: one thread per output, reading r elements a stride of inner
+// apart (neighbouring threads read neighbouring elements).
+template <class T, class R, class O>
+__global__ void reduce_cols(const T* in, int64_t outer, int64_t r, int64_t inner, O* out, int64_t* indices,
+                            double scale) {
+  const int64_t n = outer * inner;
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t w = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; w < n; w += stride) {
+    const int64_t o = w / inner, k = w % inner;
+    typename R::S s = R::init();
+    for (int64_t j = 0; j < r; ++j) R::add(s, in[(o * r + j) * inner + k], j);
+    finish<T, R, O>(s, w, out, indices, scale);
+  }
+}
+
+template <class T, class R, class O>
+void run_reduce(const TensorImpl& in, int64_t outer, int64_t r, int64_t inner, O* out, int64_t* indices,
+                double scale) {
+  const int dev = in.device().index();
+  auto& ctx = context(dev);
+  DeviceGuard guard(dev);
+  const T* x = reinterpret_cast<const T*>(in.data());
+  if (inner == 1) {
+    // Enough blocks to fill the GPU even for one long row (sum of all).
+    const int64_t want = (static_cast<int64_t>(ctx.sm_count) * 8 + outer - 1) / outer;
+    const int64_t by_size = (r + kThreads * 16 - 1) / (kThreads * 16);
+    const int parts = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({want, by_size, 1024})));
+    if (outer > 65535) throw Error("cuda reductions support at most 65535 rows", detail::kernels::device_call_site());
+    Tensor partial = detail::make_empty({outer * parts * static_cast<int64_t>(sizeof(typename R::S))}, ScalarType::Byte,
+                                        in.device(), detail::kernels::device_call_site());
+    auto* ps = reinterpret_cast<typename R::S*>(detail::TensorAccess::shared(partial)->data());
+    reduce_rows<T, R><<<dim3(parts, static_cast<unsigned>(outer)), kThreads, 0, ctx.stream>>>(x, r, parts, ps);
+    TT_CUDA_CHECK_LAUNCH();
+    finish_rows<T, R, O><<<static_cast<unsigned>(outer), kThreads, 0, ctx.stream>>>(ps, parts, out, indices, scale);
+    TT_CUDA_CHECK_LAUNCH();
+    return;  // partial is freed in stream order, after the kernels that use it
+  }
+  reduce_cols<T, R, O><<<grid_for(outer * inner, dev), kThreads, 0, ctx.stream>>>(x, outer, r, inner, out, indices,
+                                                                                 scale);
+  TT_CUDA_CHECK_LAUNCH();
+}
+
+// One block per (outer, inner) pair: max, then the sum of exponentials,
+// then the outputs, in opmath (float for 16-bit floats).
+template <class T>
+__global__ void softmax_kernel(bool log_out, const T* in, T* out, int64_t outer, int64_t r, int64_t inner) {
+  using M = opmath_t<T>;
+  __shared__ M shared[kThreads];
+  for (int64_t w = blockIdx.x; w < outer * inner; w += gridDim.x) {
+    const int64_t base = (w / inner) * r * inner + w % inner;
+    M mx = -INFINITY;
+    for (int64_t j = threadIdx.x; j < r; j += blockDim.x) mx = fmax(mx, load_math(in[base + j * inner]));
+    shared[threadIdx.x] = mx;
+    __syncthreads();
+    for (int s = kThreads / 2; s > 0; s /= 2) {
+      if (threadIdx.x < s) shared[threadIdx.x] = fmax(shared[threadIdx.x], shared[threadIdx.x + s]);
+      __syncthreads();
+    }
+    mx = shared[0];
+    __syncthreads();
+    M sum = 0;
+    for (int64_t j = threadIdx.x; j < r; j += blockDim.x) sum += exp(load_math(in[base + j * inner]) - mx);
+    shared[threadIdx.x] = sum;
+    __syncthreads();
+    for (int s = kThreads / 2; s > 0; s /= 2) {
+      if (threadIdx.x < s) shared[threadIdx.x] += shared[threadIdx.x + s];
+      __syncthreads();
+    }
+    sum = shared[0];
+    __syncthreads();
+    const M lse = log(sum) + mx;
+    for (int64_t j = threadIdx.x; j < r; j += blockDim.x) {
+      const M v = load_math(in[base + j * inner]);
+      out[base + j * inner] = store_math<T>(log_out ? M(v - lse) : M(exp(v - mx) / sum));
+    }
+  }
+}
+
+}  // namespace
+
+void launch_reduce(ReduceOp op, const TensorImpl& in, int64_t outer, int64_t r, int64_t inner, const TensorImpl* out,
+                   const TensorImpl* indices) {
+  if (outer * inner == 0 || r == 0) return;
+  int64_t* ix = indices ? reinterpret_cast<int64_t*>(indices->data()) : nullptr;
+  visit_device_dtype(in.dtype, [&](auto ti) {
+    using T = typename decltype(ti)::type;
+    if (op == ReduceOp::Sum || op == ReduceOp::Mean) {
+      const double scale = op == ReduceOp::Mean ? 1.0 / static_cast<double>(r) : 1.0;
+      // The runtime asks for int64 sums of integers and same-dtype sums of floats.
+      if constexpr (is_float_v<T>) {
+        run_reduce<T, SumReducer<T>, T>(in, outer, r, inner, reinterpret_cast<T*>(out->data()), nullptr, scale);
+      } else {
+        run_reduce<T, SumReducer<T>, int64_t>(in, outer, r, inner, reinterpret_cast<int64_t*>(out->data()), nullptr,
+                                              scale);
+      }
+    } else {
+      T* o = out ? reinterpret_cast<T*>(out->data()) : nullptr;
+      if (op == ReduceOp::Min) run_reduce<T, MinMaxReducer<T, false>, T>(in, outer, r, inner, o, ix, 1.0);
+      else run_reduce<T, MinMaxReducer<T, true>, T>(in, outer, r, inner, o, ix, 1.0);
+    }
+  });
+}
+
+void launch_softmax(bool log, const TensorImpl& in, const TensorImpl& out, int64_t outer, int64_t r, int64_t inner) {
+  if (outer * inner == 0 || r == 0) return;
+  const int dev = in.device().index();
+  auto& ctx = context(dev);
+  DeviceGuard guard(dev);
+  visit_device_dtype(in.dtype, [&](auto ti) {
+    using T = typename decltype(ti)::type;
+    if constexpr (is_float_v<T>) {
+      const int64_t blocks = std::min<int64_t>(outer * inner, static_cast<int64_t>(ctx.sm_count) * 16);
+      softmax_kernel<T><<<static_cast<unsigned>(blocks), kThreads, 0, ctx.stream>>>(
+          log, reinterpret_cast<const T*>(in.data()), reinterpret_cast<T*>(out.data()), outer, r, inner);
+      TT_CUDA_CHECK_LAUNCH();
+    }
+  });
+}
+
+}  // namespace tt::cuda_backend

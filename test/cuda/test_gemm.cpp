@@ -1,0 +1,55 @@
+// cuBLAS matrix products against the cpu's OpenBLAS: float32 and float64
+// within 1e-5 / 1e-12 of the largest |C| (no TF32), float16/bfloat16 within
+// 1e-2 (both accumulate in float32; the cpu rounds A and B the same way).
+#include "cuda_test_util.h"
+
+using namespace tt;
+using tt_cuda_test::CudaTest;
+
+namespace {
+
+class CudaGemm : public CudaTest {};
+
+void expect_close(const Tensor& gpu, const Tensor& cpu, double tol) {
+  ASSERT_EQ(gpu.sizes(), cpu.sizes());
+  Tensor a = gpu.cpu().to(kDouble), b = cpu.to(kDouble);
+  const double err = (a - b).abs().max().item<double>();
+  const double scale = std::max(1.0, b.abs().max().item<double>());
+  EXPECT_LE(err, tol * scale);
+}
+
+double tol(ScalarType t) { return t == kDouble ? 1e-12 : t == kFloat ? 1e-5 : 1e-2; }
+
+TEST_F(CudaGemm, MatchesCpuForFloatingDtypes) {
+  for (ScalarType dt : {kFloat, kDouble, kHalf, kBFloat16}) {
+    SCOPED_TRACE(tt_cuda_test::dt_name(dt));
+    manual_seed(1);
+    Tensor a = (rand({129, 257}, kDouble) - 0.5).to(dt), b = (rand({257, 65}, kDouble) - 0.5).to(dt);
+    expect_close(matmul(a.cuda(), b.cuda()), matmul(a, b), tol(dt));
+    // Transposed views (x @ W.t(), the Linear layer) go to cuBLAS as is.
+    Tensor w = (rand({65, 257}, kDouble) - 0.5).to(dt);
+    expect_close(matmul(a.cuda(), w.cuda().t()), matmul(a, w.t()), tol(dt));
+    expect_close(matmul(a.cuda().t(), a.cuda()), matmul(a.t(), a), tol(dt));
+    // Batched with a broadcast batch dimension; vector products.
+    Tensor x = (rand({4, 1, 17, 33}, kDouble) - 0.5).to(dt), y = (rand({3, 33, 9}, kDouble) - 0.5).to(dt);
+    expect_close(matmul(x.cuda(), y.cuda()), matmul(x, y), tol(dt));
+    Tensor v = (rand({257}, kDouble) - 0.5).to(dt);
+    expect_close(matmul(a.cuda(), v.cuda()), matmul(a, v), tol(dt));
+  }
+}
+
+TEST_F(CudaGemm, EmptyInnerDimensionGivesZeros) {
+  Tensor c = mm(zeros({3, 0}, kCUDA), zeros({0, 4}, kCUDA));
+  EXPECT_EQ(c.abs().sum().item<double>(), 0.0);
+}
+
+TEST_F(CudaGemm, IntegerMatmulIsRefusedAsInPyTorch) {
+  try {
+    (void)mm(ones({2, 2}, TensorOptions().device(kCUDA).dtype(kLong)), ones({2, 2}, TensorOptions().device(kCUDA).dtype(kLong)));
+    FAIL() << "integer matmul ran on cuda";
+  } catch (const DTypeMismatchError& e) {
+    EXPECT_EQ(e.message(), "\"addmm_cuda\" not implemented for 'Long'");
+  }
+}
+
+}  // namespace

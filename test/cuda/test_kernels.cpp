@@ -1,0 +1,244 @@
+// Every CUDA kernel against the cpu kernels. Bounds (docs/runtime.md, "CUDA
+// backend"): conversions, add/sub/mul/div, comparisons, neg/abs/relu/sqrt,
+// clamp, where, max/min/argmax and fill are bit-exact; exp/log/tanh/
+// sigmoid/pow within 4 ulp (float32/float64) or 1 ulp (float16/bfloat16,
+// rounded from float32); sums/means/softmax within a relative 1e-5
+// (float32) / 1e-12 (float64) / 1e-2 (16-bit): the summation order differs.
+#include <random>
+
+#include "cuda_test_util.h"
+
+using namespace tt;
+using tt_cuda_test::all_dtypes;
+using tt_cuda_test::bytes_of;
+using tt_cuda_test::CudaTest;
+using tt_cuda_test::max_ulp;
+
+namespace {
+
+class CudaKernels : public CudaTest {};
+
+bool is_float(ScalarType t) { return t == kHalf || t == kBFloat16 || t == kFloat || t == kDouble; }
+
+// Source values for a conversion from `from` to `to` whose cpu result is
+// defined behaviour: float -> integer only in the target's range (C++
+// leaves the rest undefined, and x86 and GPUs do differ there); float ->
+// float with every special value (NaN, infinities, subnormals, ties).
+Tensor conversion_source(ScalarType from, ScalarType to) {
+  std::vector<double> v;
+  if (is_float(from) && !is_float(to) && to != kBool) {
+    const double lo = to == kUInt8 ? 0 : -100, hi = 100;
+    for (double x = lo; x <= hi; x += 0.25) v.push_back(x);
+  } else {
+    for (int i = -300; i <= 300; ++i) v.push_back(i * 0.37);
+    for (double x : {0.0, -0.0, 1e-40, -1e-45, 6e-8, 65504.0, 65520.0, 1e39, 3.4e38, 1.00048828125, 1.0009765625,
+                     1.00146484375, 257.0, 32767.0, -32769.0, 2147483647.0})
+      v.push_back(x);
+    if (is_float(from)) {
+      v.push_back(std::numeric_limits<double>::quiet_NaN());
+      v.push_back(std::numeric_limits<double>::infinity());
+      v.push_back(-std::numeric_limits<double>::infinity());
+    }
+  }
+  // Integers: the cpu's own double -> integer conversion (modular), so both
+  // sides start from identical bits.
+  return tensor(v, kDouble).to(from);
+}
+
+TEST_F(CudaKernels, ConversionsBitExactForEveryPair) {
+  for (ScalarType from : all_dtypes()) {
+    for (ScalarType to : all_dtypes()) {
+      SCOPED_TRACE(tt_cuda_test::dt_name(from) + " -> " + tt_cuda_test::dt_name(to));
+      Tensor src = conversion_source(from, to);
+      EXPECT_EQ(bytes_of(src.cuda().to(to).cpu()), bytes_of(src.to(to)));
+      // Strided and broadcast sources take the planned kernel.
+      Tensor m = src.narrow(0, 0, (src.numel() / 4) * 4).reshape({4, -1});
+      EXPECT_EQ(bytes_of(m.cuda().t().to(to).cpu()), bytes_of(m.t().to(to)));
+      Tensor b = m.narrow(0, 0, 1).expand({3, m.size(1)});
+      EXPECT_EQ(bytes_of(b.cuda().to(to).cpu()), bytes_of(b.to(to)));
+    }
+  }
+}
+
+TEST_F(CudaKernels, SixteenBitConversionsExhaustive) {
+  // Every half and bfloat16 bit pattern to float32, and 2^22 float32 bit
+  // patterns (all exponents, random mantissas) to half and bfloat16.
+  std::vector<int64_t> all16(65536);
+  for (int i = 0; i < 65536; ++i) all16[i] = static_cast<int16_t>(i);
+  Tensor bits = tensor(all16, kInt64).to(kInt16);
+  for (ScalarType t : {kHalf, kBFloat16}) {
+    Tensor h = from_blob(bits.data_ptr(), {65536}, t).clone();
+    EXPECT_EQ(bytes_of(h.cuda().to(kFloat).cpu()), bytes_of(h.to(kFloat)));
+  }
+  Tensor f = empty({1 << 22}, kFloat);
+  std::mt19937 gen(7);
+  auto* p = static_cast<uint32_t*>(f.data_ptr());
+  for (int64_t i = 0; i < f.numel(); ++i) p[i] = gen();
+  for (ScalarType t : {kHalf, kBFloat16}) EXPECT_EQ(bytes_of(f.cuda().to(t).cpu()), bytes_of(f.to(t)));
+}
+
+Tensor operand(ScalarType dt, std::vector<int64_t> sizes, uint32_t seed) {
+  manual_seed(seed);
+  Tensor r = rand(sizes, kDouble);
+  if (dt == kBool) return r.gt(0.5);
+  if (is_float(dt)) return (r * 8 - 4).to(dt);
+  return (r * 20 - (dt == kUInt8 ? 0 : 10)).to(dt);
+}
+
+TEST_F(CudaKernels, BinaryOpsWithBroadcastingAndPromotion) {
+  for (ScalarType dt : all_dtypes()) {
+    SCOPED_TRACE(tt_cuda_test::dt_name(dt));
+    Tensor a = operand(dt, {37, 1, 5}, 1), b = operand(dt, {1, 64, 5}, 2);
+    Tensor ga = a.cuda(), gb = b.cuda();
+    auto same = [&](const Tensor& gpu, const Tensor& cpu) {
+      ASSERT_EQ(gpu.device().type(), kCUDA);
+      ASSERT_EQ(gpu.dtype(), cpu.dtype());
+      EXPECT_EQ(bytes_of(gpu.cpu()), bytes_of(cpu));
+    };
+    same(ga.eq(gb), a.eq(b));
+    same(ga.lt(gb), a.lt(b));
+    same(ga.ge(gb), a.ge(b));
+    same(ga + gb, a + b);
+    same(ga * gb, a * b);
+    if (dt != kBool) {
+      same(ga - gb, a - b);
+      same(add(ga, gb, 3), add(a, b, 3));
+      same(ga / gb, a / b);             // integers promote to float32
+      same(ga + 2.5, a + 2.5);          // a C++ scalar
+      same(ga * tensor(3), a * tensor(3));  // a 0-dim cpu tensor joins the cuda op
+    }
+    if (is_float(dt)) {
+      EXPECT_LE(max_ulp(pow(ga, gb).cpu(), pow(a, b)), dt == kFloat || dt == kDouble ? 4 : 1);
+    }
+  }
+  // Mixed dtypes promote as on the cpu: uint8 + int8 -> int16, half + bfloat16 -> float.
+  Tensor u = operand(kUInt8, {100}, 3), i8 = operand(kInt8, {100}, 4);
+  EXPECT_EQ((u.cuda() + i8.cuda()).dtype(), kInt16);
+  EXPECT_EQ(bytes_of((u.cuda() + i8.cuda()).cpu()), bytes_of(u + i8));
+  Tensor h = operand(kHalf, {100}, 5), bf = operand(kBFloat16, {100}, 6);
+  EXPECT_EQ(bytes_of((h.cuda() + bf.cuda()).cpu()), bytes_of(h + bf));
+}
+
+TEST_F(CudaKernels, InPlaceOpsAndLargeVectorisedRuns) {
+  Tensor a = operand(kFloat, {(1 << 20) + 3}, 8), b = operand(kFloat, {(1 << 20) + 3}, 9);
+  Tensor ga = a.cuda();
+  ga.add_(b.cuda(), 0.5);
+  a.add_(b, 0.5);
+  EXPECT_EQ(bytes_of(ga.cpu()), bytes_of(a));
+  // An unaligned view (offset 1) takes the scalar path.
+  Tensor va = a.narrow(0, 1, 1000), vb = b.narrow(0, 1, 1000);
+  EXPECT_EQ(bytes_of((va.cuda() * vb.cuda()).cpu()), bytes_of(va * vb));
+  EXPECT_EQ(bytes_of((a.cuda().narrow(0, 1, 1000) * b.cuda().narrow(0, 1, 1000)).cpu()), bytes_of(va * vb));
+}
+
+TEST_F(CudaKernels, UnaryOps) {
+  for (ScalarType dt : {kFloat, kDouble, kHalf, kBFloat16}) {
+    SCOPED_TRACE(tt_cuda_test::dt_name(dt));
+    Tensor x = operand(dt, {4096}, 10);
+    Tensor g = x.cuda();
+    const int64_t bound = dt == kFloat || dt == kDouble ? 4 : 1;
+    EXPECT_EQ(bytes_of(neg(g).cpu()), bytes_of(neg(x)));
+    EXPECT_EQ(bytes_of(abs(g).cpu()), bytes_of(abs(x)));
+    EXPECT_EQ(bytes_of(relu(g).cpu()), bytes_of(relu(x)));
+    EXPECT_EQ(bytes_of(sqrt(abs(g)).cpu()), bytes_of(sqrt(abs(x))));
+    EXPECT_EQ(bytes_of(clamp(g, -1.0, 2.0).cpu()), bytes_of(clamp(x, -1.0, 2.0)));
+    EXPECT_LE(max_ulp(exp(g).cpu(), exp(x)), bound);
+    EXPECT_LE(max_ulp(log(abs(g)).cpu(), log(abs(x))), bound);
+    EXPECT_LE(max_ulp(tanh(g).cpu(), tanh(x)), bound);
+    EXPECT_LE(max_ulp(sigmoid(g).cpu(), sigmoid(x)), bound);
+  }
+  for (ScalarType dt : {kInt8, kInt32, kInt64, kUInt8}) {
+    Tensor x = operand(dt, {999}, 11);
+    EXPECT_EQ(bytes_of(abs(x.cuda()).cpu()), bytes_of(abs(x)));
+    EXPECT_EQ(bytes_of(relu(x.cuda()).cpu()), bytes_of(relu(x)));
+    EXPECT_EQ(bytes_of(exp(x.cuda()).cpu()).size(), bytes_of(exp(x)).size());  // int -> float32
+  }
+}
+
+TEST_F(CudaKernels, WhereAndFill) {
+  Tensor c = operand(kBool, {50, 1}, 12), x = operand(kFloat, {50, 40}, 13), y = operand(kFloat, {1, 40}, 14);
+  EXPECT_EQ(bytes_of(where(c.cuda(), x.cuda(), y.cuda()).cpu()), bytes_of(where(c, x, y)));
+  for (ScalarType dt : all_dtypes()) {
+    Tensor g = zeros({7, 9}, TensorOptions().device(kCUDA).dtype(dt));
+    g.t().narrow(0, 2, 3).fill_(1);
+    Tensor h = zeros({7, 9}, dt);
+    h.t().narrow(0, 2, 3).fill_(1);
+    EXPECT_EQ(bytes_of(g.cpu()), bytes_of(h)) << tt_cuda_test::dt_name(dt);
+  }
+}
+
+double rel_tol(ScalarType t) { return t == kDouble ? 1e-12 : t == kFloat ? 1e-5 : 1e-2; }
+
+void expect_close(const Tensor& gpu, const Tensor& cpu, double tol) {
+  Tensor a = gpu.cpu().to(kDouble), b = cpu.to(kDouble);
+  const double err = (a - b).abs().max().item<double>();
+  const double scale = std::max(1.0, b.abs().max().item<double>());
+  EXPECT_LE(err, tol * scale);
+}
+
+TEST_F(CudaKernels, Reductions) {
+  for (ScalarType dt : all_dtypes()) {
+    SCOPED_TRACE(tt_cuda_test::dt_name(dt));
+    Tensor x = operand(dt, {33, 517, 3}, 15);
+    Tensor g = x.cuda();
+    // Integer sums are exact (int64); float sums differ in order only.
+    if (is_float(dt)) {
+      expect_close(g.sum(), x.sum(), rel_tol(dt));
+      expect_close(g.sum(1), x.sum(1), rel_tol(dt));
+      expect_close(g.mean({0, 2}), x.mean({0, 2}), rel_tol(dt));
+      expect_close(g.mean(2, true), x.mean(2, true), rel_tol(dt));
+    } else {
+      EXPECT_EQ(bytes_of(g.sum().cpu()), bytes_of(x.sum()));
+      EXPECT_EQ(bytes_of(g.sum(1).cpu()), bytes_of(x.sum(1)));
+    }
+    if (dt != kBool) {
+      EXPECT_EQ(bytes_of(g.max().cpu()), bytes_of(x.max()));
+      EXPECT_EQ(bytes_of(g.min().cpu()), bytes_of(x.min()));
+      EXPECT_EQ(bytes_of(std::get<0>(g.max(1)).cpu()), bytes_of(std::get<0>(x.max(1))));
+      EXPECT_EQ(bytes_of(std::get<1>(g.max(1)).cpu()), bytes_of(std::get<1>(x.max(1))));
+      EXPECT_EQ(bytes_of(g.argmax().cpu()), bytes_of(x.argmax()));
+      EXPECT_EQ(bytes_of(g.argmax(2).cpu()), bytes_of(x.argmax(2)));
+    }
+  }
+  // One long row: the all-elements reduction splits over many blocks.
+  Tensor big = operand(kFloat, {(1 << 24) + 5}, 16);
+  expect_close(big.cuda().sum(), big.sum(), 1e-5);
+  EXPECT_EQ(bytes_of(big.cuda().argmax().cpu()), bytes_of(big.argmax()));
+  // NaN propagates and wins, as on the cpu.
+  Tensor n = tensor({1.0f, std::nanf(""), 3.0f});
+  EXPECT_TRUE(std::isnan(n.cuda().max().item<float>()));
+  EXPECT_EQ(n.cuda().argmax().item<int64_t>(), 1);
+}
+
+TEST_F(CudaKernels, SoftmaxAndLogSoftmax) {
+  for (ScalarType dt : {kFloat, kDouble, kHalf, kBFloat16}) {
+    SCOPED_TRACE(tt_cuda_test::dt_name(dt));
+    Tensor x = operand(dt, {16, 1000, 3}, 17) * 4;
+    for (int64_t d : {0, 1, 2}) {
+      expect_close(softmax(x.cuda(), d), softmax(x, d), rel_tol(dt));
+      expect_close(log_softmax(x.cuda(), d), log_softmax(x, d), rel_tol(dt));
+    }
+  }
+}
+
+TEST_F(CudaKernels, ArangeAndRandomNumbers) {
+  for (ScalarType dt : {kInt64, kInt32, kFloat, kDouble, kHalf})
+    EXPECT_EQ(bytes_of(arange(-5, 300, 3, TensorOptions().device(kCUDA).dtype(dt)).cpu()),
+              bytes_of(arange(-5, 300, 3, dt)))
+        << tt_cuda_test::dt_name(dt);
+  manual_seed(3);
+  Tensor u = rand({1 << 20}, kCUDA);
+  manual_seed(3);
+  Tensor u2 = rand({1 << 20}, kCUDA);
+  EXPECT_EQ(bytes_of(u.cpu()), bytes_of(u2.cpu()));  // reproducible from the seed
+  EXPECT_GE(u.min().item<float>(), 0.0f);
+  EXPECT_LT(u.max().item<float>(), 1.0f);
+  EXPECT_NEAR(u.mean().item<double>(), 0.5, 0.01);
+  Tensor z = randn({1 << 20}, TensorOptions().device(kCUDA).dtype(kDouble));
+  EXPECT_NEAR(z.mean().item<double>(), 0.0, 0.01);
+  EXPECT_NEAR((z * z).mean().item<double>(), 1.0, 0.01);
+  Tensor h = randn({1001}, TensorOptions().device(kCUDA).dtype(kHalf));  // odd sizes and 16-bit outputs
+  EXPECT_EQ(h.numel(), 1001);
+}
+
+}  // namespace
