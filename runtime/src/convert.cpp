@@ -52,15 +52,36 @@ void copy_impl(const TensorImpl& dst, const TensorImpl& src, bool non_blocking, 
   // Otherwise convert where kernels can: on the device before a download,
   // on the device after an upload, so only one dtype's bytes cross the bus.
   if (src_kernels) {
-    Tensor tmp = make_empty(src.sizes, dst.dtype, sd, loc);
-    kernels::copy(*TensorAccess::shared(tmp), src);
-    copy_impl(dst, *TensorAccess::shared(tmp), non_blocking, loc);
+    const TensorImpl* dev_src = &src;
+    Tensor converted;
+    if (src.dtype != dst.dtype || !src.is_contiguous() || src.sizes != dst.sizes) {
+      converted = make_empty(dst.sizes, dst.dtype, sd, loc);
+      kernels::copy(*TensorAccess::shared(converted), src);
+      dev_src = TensorAccess::shared(converted).get();
+    }
+    const size_t nbytes = static_cast<size_t>(dst.numel) * element_size(dst.dtype);
+    if (dst.is_contiguous()) {
+      get_backend(sd.type())->copy(dst.data(), dd, dev_src->data(), sd, nbytes, non_blocking);
+      return;
+    }
+    Tensor landed = make_empty(dst.sizes, dst.dtype, Device(kCPU), loc);
+    get_backend(sd.type())->copy(TensorAccess::shared(landed)->data(), Device(kCPU), dev_src->data(), sd, nbytes, false);
+    kernels::copy(dst, *TensorAccess::shared(landed));
     return;
   }
   if (dst_kernels) {
-    Tensor tmp = make_empty(dst.sizes, src.dtype, dd, loc);
-    copy_impl(*TensorAccess::shared(tmp), src, non_blocking, loc);
-    kernels::copy(dst, *TensorAccess::shared(tmp));
+    const TensorImpl* host_src = &src;
+    Tensor laid_out;
+    if (!src.is_contiguous() || src.sizes != dst.sizes) {
+      laid_out = make_empty(dst.sizes, src.dtype, Device(kCPU), loc);
+      kernels::copy(*TensorAccess::shared(laid_out), src);
+      host_src = TensorAccess::shared(laid_out).get();
+    }
+    Tensor uploaded = make_empty(dst.sizes, src.dtype, dd, loc);
+    const auto& ui = *TensorAccess::shared(uploaded);
+    get_backend(dd.type())->copy(ui.data(), dd, host_src->data(), Device(kCPU),
+                                 static_cast<size_t>(dst.numel) * element_size(src.dtype), non_blocking);
+    kernels::copy(dst, ui);
     return;
   }
   // A device the host cannot read and no kernels for it: convert on the
