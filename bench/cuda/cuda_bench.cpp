@@ -1,0 +1,113 @@
+// GPU figures for docs/performance.md: tt's conversion and elementwise
+// kernels in GB/s (bytes read + written) next to cudaMemcpy device to
+// device moving the same bytes in the same run (the target is
+// >= 85% of it for large tensors), and GEMM in TFLOP/s for float32,
+// float16 and bfloat16. Times are CUDA events around the op on tt's
+// stream, so host-side dispatch is included but not queueing delays.
+#include <benchmark/benchmark.h>
+#include <cuda_runtime_api.h>
+#include <tt/cuda/stream.h>
+#include <tt/tt.h>
+
+#include <functional>
+#include <string>
+
+namespace {
+
+bool have_gpu(benchmark::State& state) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    state.SkipWithError("no CUDA device");
+    return false;
+  }
+  return true;
+}
+
+// Runs op per iteration, timed with events on tt's stream of cuda:0.
+void timed(benchmark::State& state, const std::function<void()>& op) {
+  cudaStream_t s = tt::cuda::current_stream(0);
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  op();  // warm-up: pool, cuBLAS handle, kernels loaded
+  tt::cuda::synchronize(0);
+  for (auto _ : state) {
+    cudaEventRecord(a, s);
+    op();
+    cudaEventRecord(b, s);
+    cudaEventSynchronize(b);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    state.SetIterationTime(ms / 1e3);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+}
+
+void set_bytes(benchmark::State& state, double bytes) {
+  state.counters["GB/s"] = benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_MemcpyD2D(benchmark::State& state) {
+  if (!have_gpu(state)) return;
+  const size_t bytes = static_cast<size_t>(state.range(0));
+  tt::Tensor src = tt::zeros({static_cast<int64_t>(bytes)}, tt::TensorOptions().device(tt::kCUDA).dtype(tt::kByte));
+  tt::Tensor dst = tt::empty_like(src);
+  timed(state, [&] {
+    cudaMemcpyAsync(dst.data_ptr(), src.data_ptr(), bytes, cudaMemcpyDeviceToDevice, tt::cuda::current_stream(0));
+  });
+  set_bytes(state, 2.0 * static_cast<double>(bytes));  // read + write, as the kernels below count
+}
+
+// x.to(to) for a float32 source of range(0) elements.
+void BM_Convert(benchmark::State& state, tt::ScalarType from, tt::ScalarType to) {
+  if (!have_gpu(state)) return;
+  const int64_t n = state.range(0);
+  tt::Tensor x = tt::ones({n}, tt::TensorOptions().device(tt::kCUDA).dtype(from));
+  timed(state, [&] { benchmark::DoNotOptimize(x.to(to)); });
+  set_bytes(state, static_cast<double>(n) * (tt::element_size(from) + tt::element_size(to)));
+}
+
+void BM_Add(benchmark::State& state, tt::ScalarType dt) {
+  if (!have_gpu(state)) return;
+  const int64_t n = state.range(0);
+  tt::Tensor a = tt::ones({n}, tt::TensorOptions().device(tt::kCUDA).dtype(dt)), b = tt::ones_like(a);
+  timed(state, [&] { benchmark::DoNotOptimize(a + b); });
+  set_bytes(state, 3.0 * static_cast<double>(n) * tt::element_size(dt));
+}
+
+void BM_Gemm(benchmark::State& state, tt::ScalarType dt) {
+  if (!have_gpu(state)) return;
+  const int64_t n = state.range(0);
+  tt::Tensor a = tt::randn({n, n}, tt::TensorOptions().device(tt::kCUDA).dtype(dt)), b = tt::randn({n, n}, a.options());
+  timed(state, [&] { benchmark::DoNotOptimize(tt::mm(a, b)); });
+  state.counters["TFLOP/s"] =
+      benchmark::Counter(2.0 * static_cast<double>(n) * n * n / 1e12, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// 256 MiB of float32 source: far beyond L2 (50 MiB on H100).
+constexpr int64_t kElems = int64_t{64} << 20;
+
+}  // namespace
+
+BENCHMARK(BM_MemcpyD2D)->Arg(kElems * 3)->Arg(kElems * 6)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Convert, f32_to_f16, tt::kFloat, tt::kHalf)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Convert, f16_to_f32, tt::kHalf, tt::kFloat)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Convert, f32_to_bf16, tt::kFloat, tt::kBFloat16)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Convert, f32_to_f64, tt::kFloat, tt::kDouble)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Add, f32, tt::kFloat)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Add, f16, tt::kHalf)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Gemm, f32, tt::kFloat)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Gemm, f16, tt::kHalf)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Gemm, bf16, tt::kBFloat16)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+int main(int argc, char** argv) {
+  cudaDeviceProp prop{};
+  int driver = 0;
+  if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) benchmark::AddCustomContext("gpu", prop.name);
+  if (cudaDriverGetVersion(&driver) == cudaSuccess) benchmark::AddCustomContext("cuda_driver", std::to_string(driver));
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
