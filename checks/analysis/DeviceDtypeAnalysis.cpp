@@ -144,6 +144,16 @@ bool keepsDType(llvm::StringRef Name) {
   return llvm::is_contained(Names, Name);
 }
 
+// Element-wise ops of one tensor: the result has the operand's shape.
+bool keepsShape(llvm::StringRef Name) {
+  static const llvm::StringLiteral Names[] = {
+      "relu", "sigmoid", "tanh", "exp", "log", "neg", "abs", "sqrt", "clamp",
+      "softmax", "log_softmax", "sin", "cos", "gelu", "silu", "leaky_relu",
+      "dropout", "masked_fill", "fill_", "zero_", "requires_grad_", "exp_",
+      "relu_", "clamp_", "sigmoid_", "tanh_"};
+  return llvm::is_contained(Names, Name);
+}
+
 // Reductions to a 0-dim tensor when called without a dim.
 bool reducesToScalar(llvm::StringRef Name) {
   return Name == "sum" || Name == "mean" || Name == "max" || Name == "min" ||
@@ -740,8 +750,10 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
       R.Type = Self.Type;
       R.TypeOrigin = Self.TypeOrigin;
     }
-    if (MD->getIdentifier() && reducesToScalar(MD->getName()) &&
-        MCE->getNumArgs() == 0)
+    if (MD->getIdentifier() && keepsShape(MD->getName()))
+      R.Dim = Self.Dim;
+    else if (MD->getIdentifier() && reducesToScalar(MD->getName()) &&
+             MCE->getNumArgs() == 0)
       R.Dim = 0;
     else if (MD->getIdentifier() &&
              (MD->getName() == "view" || MD->getName() == "reshape") &&
@@ -860,6 +872,8 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
     }
     if (Any && Api.isApiFunction(FD)) {
       R.Dim = -1;
+      if (keepsShape(FD->getName()) && !Args.empty() && isTensorExpr(Args[0]))
+        R.Dim = evalTensor(Args[0]).Dim;
       return R;
     }
   }

@@ -53,6 +53,21 @@ void functions_and_methods(torch::Device device) {
   (void)y, (void)s, (void)t;
 }
 
+// Element-wise ops keep the shape: a cpu tensor with dimensions stays one.
+void elementwise(torch::Tensor unknown) {
+  auto x = torch::randn({4, 4});
+  auto g = torch::ones({4, 4}, torch::kCUDA);
+  auto y = x.relu() * g;
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'operator*' combines tensors on different devices: 'x.relu()' is on cpu and 'g' is on cuda [tensor-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-4]]:12: note: 'x.relu()' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE-4]]:12: note: 'g' is on cuda: created here
+  auto z = torch::relu(x) + g;
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: 'operator+' combines tensors on different devices: 'torch::relu(x)' is on cpu and 'g' is on cuda
+  // CHECK-MESSAGES: :[[@LINE-8]]:12: note: 'torch::relu(x)' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE-8]]:12: note: 'g' is on cuda: created here
+  (void)y, (void)z, (void)unknown;
+}
+
 void cuda_indices() {
   auto a = torch::zeros({8}, torch::Device("cuda:0"));
   auto b = torch::zeros({8}, torch::TensorOptions().device(torch::Device(torch::kCUDA, 1)));

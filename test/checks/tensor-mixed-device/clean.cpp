@@ -25,7 +25,8 @@ void zero_dim_and_scalars() {
   auto k = g + total;
   auto m = g * 2.0 + 1;                  // C++ scalars
   auto e = torch::randn({}) * g;         // sizes {}: 0-dim
-  (void)h, (void)k, (void)m, (void)e;
+  auto f = torch::tensor(3.0).relu() * g; // element-wise: still 0-dim
+  (void)h, (void)k, (void)m, (void)e, (void)f;
 }
 
 void unknown_values(torch::Tensor p, torch::Tensor q, torch::Device d1,
