@@ -58,6 +58,25 @@ constexpr llvm::StringLiteral MatmulNames[] = {"matmul", "mm", "bmm", "linear"};
 constexpr llvm::StringLiteral ModuleMoveNames[] = {"to", "cuda", "cpu", "half",
                                                    "bfloat16"};
 
+// ATen's tensor methods and functions by what they keep (names as in
+// TensorBody.h and tt::Tensor).
+constexpr llvm::StringLiteral KeepsDTypeNames[] = {
+    "view", "reshape", "transpose", "t", "permute", "squeeze", "unsqueeze",
+    "flatten", "relu", "sigmoid", "tanh", "exp", "log", "neg", "abs", "sqrt",
+    "softmax", "log_softmax", "clamp", "slice", "narrow", "select",
+    "index_select", "expand", "expand_as", "repeat", "contiguous", "clone",
+    "detach", "pin_memory", "sin", "cos", "exp_", "mul_", "add_", "sub_",
+    "div_", "zero_", "fill_", "copy_", "requires_grad_", "view_as",
+    "reshape_as", "flip", "roll", "index", "gather", "masked_fill",
+    "dropout", "gelu", "silu", "leaky_relu", "sum", "mean", "max", "min"};
+constexpr llvm::StringLiteral ElementwiseNames[] = {
+    "relu", "sigmoid", "tanh", "exp", "log", "neg", "abs", "sqrt", "clamp",
+    "softmax", "log_softmax", "sin", "cos", "gelu", "silu", "leaky_relu",
+    "dropout", "masked_fill", "fill_", "zero_", "requires_grad_", "exp_",
+    "relu_", "clamp_", "sigmoid_", "tanh_"};
+constexpr llvm::StringLiteral ReductionNames[] = {"sum", "mean", "max",
+                                                  "min", "prod", "norm"};
+
 bool inApiNamespace(const Decl *D) {
   const DeclContext *DC = D->getDeclContext();
   const NamespaceDecl *Outer = nullptr;
@@ -258,6 +277,27 @@ bool ApiModel::isBatchClass(const CXXRecordDecl *RD) const {
 
 bool ApiModel::isApiFunction(const FunctionDecl *FD) const {
   return FD && inApiNamespace(FD);
+}
+
+bool ApiModel::isModuleForward(const CXXMethodDecl *MD) const {
+  return MD && MD->getIdentifier() && MD->getName() == "forward" &&
+         isModuleClass(MD->getParent());
+}
+
+bool ApiModel::isBatchTensorField(const FieldDecl *FD) const {
+  return FD && FD->getIdentifier() &&
+         (FD->getName() == "data" || FD->getName() == "target") &&
+         isBatchClass(dyn_cast<CXXRecordDecl>(FD->getParent()));
+}
+
+bool ApiModel::keepsDType(llvm::StringRef Name) const {
+  return listed(KeepsDTypeNames, Name);
+}
+bool ApiModel::isElementwise(llvm::StringRef Name) const {
+  return listed(ElementwiseNames, Name);
+}
+bool ApiModel::isReduction(llvm::StringRef Name) const {
+  return listed(ReductionNames, Name);
 }
 
 bool ApiModel::isDataLoaderType(QualType T) const {

@@ -107,6 +107,17 @@ public:
   /// cpu, half, bfloat16.
   bool isModuleMove(const CXXMethodDecl *MD) const;
 
+  /// A module's forward(): what `model(x)` and `model->forward(x)` run.
+  bool isModuleForward(const CXXMethodDecl *MD) const;
+  /// A batch member that holds a tensor from the loader: data, target.
+  bool isBatchTensorField(const FieldDecl *FD) const;
+  /// Tensor methods and functions by what they keep of their tensor:
+  /// the dtype (views, activations, ...), the shape (element-wise ops), or
+  /// nothing but a 0-dim result when called without a dim (reductions).
+  bool keepsDType(llvm::StringRef Name) const;
+  bool isElementwise(llvm::StringRef Name) const;
+  bool isReduction(llvm::StringRef Name) const;
+
   /// Identifies this configuration: checks whose models agree share one
   /// analysis per function.
   const std::string &configurationKey() const { return Key; }

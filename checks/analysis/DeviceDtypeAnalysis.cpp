@@ -130,36 +130,6 @@ int sizesRank(const Expr *E) {
 
 bool mayBeZeroDim(const TensorFact &F) { return F.Dim == -1 || F.Dim == 0; }
 
-// Tensor methods that keep the dtype of their object.
-bool keepsDType(llvm::StringRef Name) {
-  static const llvm::StringLiteral Names[] = {
-      "view", "reshape", "transpose", "t", "permute", "squeeze", "unsqueeze",
-      "flatten", "relu", "sigmoid", "tanh", "exp", "log", "neg", "abs", "sqrt",
-      "softmax", "log_softmax", "clamp", "slice", "narrow", "select",
-      "index_select", "expand", "expand_as", "repeat", "contiguous", "clone",
-      "detach", "pin_memory", "sin", "cos", "exp_", "mul_", "add_", "sub_",
-      "div_", "zero_", "fill_", "copy_", "requires_grad_", "view_as",
-      "reshape_as", "flip", "roll", "index", "gather", "masked_fill",
-      "dropout", "gelu", "silu", "leaky_relu", "sum", "mean", "max", "min"};
-  return llvm::is_contained(Names, Name);
-}
-
-// Element-wise ops of one tensor: the result has the operand's shape.
-bool keepsShape(llvm::StringRef Name) {
-  static const llvm::StringLiteral Names[] = {
-      "relu", "sigmoid", "tanh", "exp", "log", "neg", "abs", "sqrt", "clamp",
-      "softmax", "log_softmax", "sin", "cos", "gelu", "silu", "leaky_relu",
-      "dropout", "masked_fill", "fill_", "zero_", "requires_grad_", "exp_",
-      "relu_", "clamp_", "sigmoid_", "tanh_"};
-  return llvm::is_contained(Names, Name);
-}
-
-// Reductions to a 0-dim tensor when called without a dim.
-bool reducesToScalar(llvm::StringRef Name) {
-  return Name == "sum" || Name == "mean" || Name == "max" || Name == "min" ||
-         Name == "prod" || Name == "norm";
-}
-
 struct Options {
   std::optional<DeviceFact> Device;
   std::optional<DTypeFact> Type;
@@ -326,8 +296,8 @@ private:
     const auto *MD = dyn_cast<CXXMethodDecl>(FD);
     if (!MD)
       return false;
-    if (MD->getIdentifier() && MD->getName() == "forward")
-      return Api.isModuleClass(MD->getParent());
+    if (Api.isModuleForward(MD))
+      return true;
     return MD->getOverloadedOperator() == OO_Call &&
            (Api.isModuleClass(MD->getParent()) ||
             Api.isModuleHolder(MD->getParent()));
@@ -562,8 +532,7 @@ TensorFact FunctionAnalyzer::lookupTensor(const ValueDecl *D,
     return It->second;
   // A batch from a data loader: its data and target are cpu tensors with at
   // least one dimension (the batch), as the loader returns them.
-  if (F && BatchVars.contains(D) && F->getIdentifier() &&
-      (F->getName() == "data" || F->getName() == "target")) {
+  if (F && BatchVars.contains(D) && Api.isBatchTensorField(F)) {
     TensorFact B = TensorFact::unknown();
     B.Device = DeviceFact::cpu();
     B.Dim = -2; // at least one dimension
@@ -746,13 +715,13 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
     TensorFact R = TensorFact::unknown();
     R.Device = Self.Device;
     R.DeviceOrigin = Self.DeviceOrigin;
-    if (MD->getIdentifier() && keepsDType(MD->getName())) {
+    if (MD->getIdentifier() && Api.keepsDType(MD->getName())) {
       R.Type = Self.Type;
       R.TypeOrigin = Self.TypeOrigin;
     }
-    if (MD->getIdentifier() && keepsShape(MD->getName()))
+    if (MD->getIdentifier() && Api.isElementwise(MD->getName()))
       R.Dim = Self.Dim;
-    else if (MD->getIdentifier() && reducesToScalar(MD->getName()) &&
+    else if (MD->getIdentifier() && Api.isReduction(MD->getName()) &&
              MCE->getNumArgs() == 0)
       R.Dim = 0;
     else if (MD->getIdentifier() &&
@@ -864,7 +833,7 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
       R.Device = Any ? (R.Device == F.Device ? R.Device : DeviceFact::unknown())
                      : F.Device;
       R.DeviceOrigin = F.DeviceOrigin;
-      if (!Any && keepsDType(FD->getName()))
+      if (!Any && Api.keepsDType(FD->getName()))
         R.Type = F.Type, R.TypeOrigin = F.TypeOrigin;
       else
         R.Type = DTypeFact::unknown();
@@ -872,7 +841,7 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
     }
     if (Any && Api.isApiFunction(FD)) {
       R.Dim = -1;
-      if (keepsShape(FD->getName()) && !Args.empty() && isTensorExpr(Args[0]))
+      if (Api.isElementwise(FD->getName()) && !Args.empty() && isTensorExpr(Args[0]))
         R.Dim = evalTensor(Args[0]).Dim;
       return R;
     }
@@ -961,8 +930,7 @@ bool FunctionAnalyzer::isModuleCall(const CallExpr *CE, const Expr *&ModuleE,
   };
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
-    if (!MD || !MD->getIdentifier() || MD->getName() != "forward" ||
-        !Api.isModuleClass(MD->getParent()))
+    if (!Api.isModuleForward(MD))
       return false;
     ModuleE = MCE->getImplicitObjectArgument();
     Input = FirstTensorArg(0);
