@@ -117,20 +117,27 @@ std::vector<std::string> concat(const llvm::StringLiteral (&Builtin)[N],
 }
 
 // hasAnyName's rule: "::a::B" names exactly that declaration, "B" or "a::B"
-// any declaration whose qualified name ends with it.
-bool nameListed(const NamedDecl *D, const std::vector<std::string> &Names) {
+// any declaration whose qualified name ends with it. Names is any range of
+// strings: the configured lists, or a braced list of literals, which then
+// costs no allocation (these run for many expressions of a TU).
+template <typename Range>
+bool nameListed(const NamedDecl *D, const Range &Names) {
   std::string Qualified = "::" + D->getQualifiedNameAsString();
   llvm::StringRef Q(Qualified);
-  return llvm::any_of(Names, [&](const std::string &N) {
+  return llvm::any_of(Names, [&](const auto &N) {
     llvm::StringRef Name(N);
     if (Name.starts_with("::"))
       return Q == Name;
     return Q.ends_with(Name) && Q.drop_back(Name.size()).ends_with("::");
   });
 }
+bool nameListed(const NamedDecl *D,
+                std::initializer_list<llvm::StringRef> Names) {
+  return nameListed<std::initializer_list<llvm::StringRef>>(D, Names);
+}
 
-bool sameOrDerivedFromListed(const CXXRecordDecl *RD,
-                             const std::vector<std::string> &Names,
+template <typename Range>
+bool sameOrDerivedFromListed(const CXXRecordDecl *RD, const Range &Names,
                              unsigned Depth = 0) {
   if (!RD || Depth > 16)
     return false;
@@ -144,6 +151,11 @@ bool sameOrDerivedFromListed(const CXXRecordDecl *RD,
                                 Depth + 1))
       return true;
   return false;
+}
+bool sameOrDerivedFromListed(const CXXRecordDecl *RD,
+                             std::initializer_list<llvm::StringRef> Names) {
+  return sameOrDerivedFromListed<std::initializer_list<llvm::StringRef>>(
+      RD, Names);
 }
 
 } // namespace

@@ -12,7 +12,6 @@
 #define TENSOR_TIDY_CHECKS_APIMODEL_H
 
 #include "ClangTidyCheck.h"
-#include "clang/ASTMatchers/ASTMatchers.h"
 #include <string>
 #include <vector>
 
@@ -135,17 +134,6 @@ private:
   std::vector<std::string> BatchClasses;
   std::string Key;
 };
-
-/// Matcher forms of the model's predicates, for use in registerMatchers.
-AST_MATCHER_P(CXXRecordDecl, isTensorClass, const ApiModel *, Api) {
-  return Api->isTensorClass(&Node);
-}
-AST_MATCHER_P(CXXRecordDecl, isModuleClass, const ApiModel *, Api) {
-  return Api->isModuleClass(&Node);
-}
-AST_MATCHER_P(CXXMethodDecl, isOutOfPlaceConversion, const ApiModel *, Api) {
-  return Api->isOutOfPlaceConversion(&Node);
-}
 
 } // namespace clang::tidy::tensor
 
