@@ -37,12 +37,37 @@ decltype(auto) visit_device_dtype(ScalarType t, F&& f) {
   }
 }
 
+// --- NaNs. NVIDIA GPUs return one canonical NaN (0x7FFFFFFF) from float
+// arithmetic, where x86 (the cpu kernels, F16C) keeps a NaN operand's sign
+// and payload and sets its quiet bit. Conversions between float widths
+// therefore build NaN results from the bits, as x86 does, so that they stay
+// bit-identical to the cpu's (and a NaN keeps its sign).
+__device__ __forceinline__ double f32_to_f64(float f) {  // cvtss2sd
+  if (f != f) {
+    const uint64_t u = __float_as_uint(f);
+    return __longlong_as_double(
+        static_cast<long long>(((u & 0x80000000u) << 32) | 0x7FF8000000000000ull | ((u & 0x007FFFFFu) << 29)));
+  }
+  return static_cast<double>(f);
+}
+__device__ __forceinline__ float f64_to_f32(double d) {  // cvtsd2ss
+  if (d != d) {
+    const uint64_t u = static_cast<uint64_t>(__double_as_longlong(d));
+    return __uint_as_float(static_cast<uint32_t>((u >> 32) & 0x80000000u) | 0x7FC00000u |
+                           static_cast<uint32_t>((u >> 29) & 0x007FFFFFu));
+  }
+  return static_cast<float>(d);
+}
+
 // --- 16-bit floats: the portable code of tt/half.h with every float
 // operation spelled as a round-to-nearest intrinsic, so no FMA contraction
 // can change a bit (the cpu reference rounds each operation).
 __device__ __forceinline__ float half_bits_to_float(uint16_t h) {
   const uint32_t w = static_cast<uint32_t>(h) << 16;
   const uint32_t sign = w & 0x80000000u;
+  // NaN: the cpu's multiply (and F16C) keeps the payload, quieted; the
+  // GPU's multiply below would return its canonical NaN instead.
+  if ((h & 0x7FFFu) > 0x7C00u) return __uint_as_float(sign | 0x7FC00000u | ((h & 0x03FFu) << 13));
   const uint32_t two_w = w + w;
   const uint32_t exp_offset = 0xE0u << 23;
   const float exp_scale = __uint_as_float(0x7800000u);
@@ -94,16 +119,25 @@ __device__ __forceinline__ opmath_t<T> load_math(T v) {
   else return v;
 }
 
+/// static_cast with the cpu's results where a GPU's differ: NaNs between
+/// float and double (above).
+template <class To, class From>
+__device__ __forceinline__ To value_cast(From v) {
+  if constexpr (std::is_same_v<To, double> && std::is_same_v<From, float>) return f32_to_f64(v);
+  else if constexpr (std::is_same_v<To, float> && std::is_same_v<From, double>) return f64_to_f32(v);
+  else return static_cast<To>(v);
+}
+
 /// An opmath value stored as T (16-bit floats round to nearest even).
 template <class T, class M>
 __device__ __forceinline__ T store_math(M v) {
-  if constexpr (std::is_same_v<T, h16>) return h16{float_to_half_bits(static_cast<float>(v))};
-  else if constexpr (std::is_same_v<T, b16>) return b16{float_to_bf16_bits(static_cast<float>(v))};
-  else return static_cast<T>(v);
+  if constexpr (std::is_same_v<T, h16>) return h16{float_to_half_bits(value_cast<float>(v))};
+  else if constexpr (std::is_same_v<T, b16>) return b16{float_to_bf16_bits(value_cast<float>(v))};
+  else return value_cast<T>(v);
 }
 
 /// tt::detail::convert on the device: to bool is "!= 0", 16-bit floats go
-/// through float, everything else is a C++ conversion of the opmath value.
+/// through float, everything else is a value_cast of the opmath value.
 template <class To, class From>
 __device__ __forceinline__ To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
@@ -112,8 +146,8 @@ __device__ __forceinline__ To convert(From v) {
     using M = opmath_t<From>;
     const M m = load_math(v);
     if constexpr (std::is_same_v<To, bool>) return m != M(0);
-    else if constexpr (is_16bit_float_v<To>) return store_math<To>(static_cast<float>(m));
-    else return static_cast<To>(m);
+    else if constexpr (is_16bit_float_v<To>) return store_math<To>(value_cast<float>(m));
+    else return value_cast<To>(m);
   }
 }
 

@@ -77,6 +77,35 @@ TEST_F(CudaKernels, SixteenBitConversionsExhaustive) {
   for (ScalarType t : {kHalf, kBFloat16}) EXPECT_EQ(bytes_of(f.cuda().to(t).cpu()), bytes_of(f.to(t)));
 }
 
+// NaNs convert as on the cpu (x86): sign and payload kept, quiet bit set.
+// The GPU's float arithmetic returns one canonical NaN instead, so these
+// catch a conversion that goes through arithmetic.
+TEST_F(CudaKernels, NaNConversionsKeepSignAndPayload) {
+  std::vector<int64_t> hb;  // every half NaN, both signs
+  for (int64_t m = 1; m < 1024; ++m) {
+    hb.push_back(0x7C00 | m);
+    hb.push_back(static_cast<int16_t>(0xFC00 | m));
+  }
+  Tensor halves = from_blob(tensor(hb, kInt64).to(kInt16).data_ptr(), {static_cast<int64_t>(hb.size())}, kHalf).clone();
+  std::vector<int64_t> fb = {0x7FC00000, static_cast<int32_t>(0xFFC00000), 0x7F800001, static_cast<int32_t>(0xFFA12345),
+                             0x7FFFFFFF, 0x7FBFFFFF, static_cast<int32_t>(0xFF800001)};
+  Tensor floats = from_blob(tensor(fb, kInt64).to(kInt32).data_ptr(), {static_cast<int64_t>(fb.size())}, kFloat).clone();
+  Tensor doubles = empty({4}, kDouble);
+  const uint64_t db[4] = {0x7FF8000000000000ull, 0xFFF8000000000001ull, 0x7FF0000000000001ull, 0xFFFFFFFFFFFFFFFFull};
+  std::memcpy(doubles.data_ptr(), db, sizeof db);
+  for (const Tensor& src : {halves, floats, doubles}) {
+    for (ScalarType to : {kFloat, kDouble, kHalf, kBFloat16}) {
+      SCOPED_TRACE(tt_cuda_test::dt_name(src.dtype()) + " -> " + tt_cuda_test::dt_name(to));
+      if (src.dtype() == kFloat && to == kHalf) {  // the cpu's F16C keeps payloads here; the reference does not
+        Tensor g = src.cuda().to(kHalf).cpu();
+        for (int64_t i = 0; i < src.numel(); ++i) EXPECT_EQ(g.data_ptr<Half>()[i].x, Half(src.data_ptr<float>()[i]).x);
+        continue;
+      }
+      EXPECT_EQ(bytes_of(src.cuda().to(to).cpu()), bytes_of(src.to(to)));
+    }
+  }
+}
+
 Tensor operand(ScalarType dt, std::vector<int64_t> sizes, uint32_t seed) {
   manual_seed(seed);
   Tensor r = rand(sizes, kDouble);
