@@ -120,11 +120,15 @@ __device__ __forceinline__ opmath_t<T> load_math(T v) {
 }
 
 /// static_cast with the cpu's results where a GPU's differ: NaNs between
-/// float and double (above).
+/// float and double (above); floating values to uint8 through int64, as
+/// c10's static_cast_with_inter_type (the GPU's own conversion saturates
+/// negatives to 0; x86 and PyTorch wrap them: -1.0 -> 255).
 template <class To, class From>
 __device__ __forceinline__ To value_cast(From v) {
   if constexpr (std::is_same_v<To, double> && std::is_same_v<From, float>) return f32_to_f64(v);
   else if constexpr (std::is_same_v<To, float> && std::is_same_v<From, double>) return f64_to_f32(v);
+  else if constexpr (std::is_same_v<To, uint8_t> && std::is_floating_point_v<From>)
+    return static_cast<uint8_t>(static_cast<int64_t>(v));
   else return static_cast<To>(v);
 }
 

@@ -106,6 +106,20 @@ TEST_F(CudaKernels, NaNConversionsKeepSignAndPayload) {
   }
 }
 
+// Float to uint8 wraps negatives through int64 (c10's rule; the cpu's
+// result for values in int32 range): -1.5 -> 255. The GPU's own conversion
+// would saturate them to 0.
+TEST_F(CudaKernels, FloatToUInt8WrapsNegativesLikeTheCpu) {
+  std::vector<double> v;
+  for (double x = -300; x <= 300; x += 0.25) v.push_back(x);
+  for (ScalarType from : {kFloat, kDouble, kHalf, kBFloat16}) {
+    SCOPED_TRACE(tt_cuda_test::dt_name(from));
+    Tensor src = tensor(v, kDouble).to(from);
+    EXPECT_EQ(bytes_of(src.cuda().to(kUInt8).cpu()), bytes_of(src.to(kUInt8)));
+    EXPECT_EQ(src.cuda().to(kUInt8).cpu().data_ptr<uint8_t>()[4 * 299], 255);  // -1.0
+  }
+}
+
 Tensor operand(ScalarType dt, std::vector<int64_t> sizes, uint32_t seed) {
   manual_seed(seed);
   Tensor r = rand(sizes, kDouble);
