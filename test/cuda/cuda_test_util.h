@@ -48,6 +48,32 @@ inline std::vector<unsigned char> bytes_of(const tt::Tensor& t) {
   return b;
 }
 
+/// Elements of two cpu tensors of one dtype whose bits differ, a NaN
+/// matching any NaN: float arithmetic that makes or meets a NaN returns the
+/// GPU's one canonical NaN (0x7FFFFFFF), where x86 keeps an operand's sign
+/// and payload (and 0/0 is 0xFFC00000). Conversions keep NaN bits exactly
+/// and are compared with bytes_of instead.
+inline int64_t count_differences(const tt::Tensor& a, const tt::Tensor& b) {
+  const auto ba = bytes_of(a), bb = bytes_of(b);
+  if (ba.size() != bb.size()) return INT64_MAX;
+  const size_t w = tt::element_size(a.dtype());
+  auto is_nan = [&](const unsigned char* p) {
+    uint64_t u = 0;
+    std::memcpy(&u, p, w);
+    switch (a.dtype()) {
+      case tt::kHalf: return (u & 0x7FFF) > 0x7C00;
+      case tt::kBFloat16: return (u & 0x7FFF) > 0x7F80;
+      case tt::kFloat: return (u & 0x7FFFFFFFu) > 0x7F800000u;
+      case tt::kDouble: return (u & 0x7FFFFFFFFFFFFFFFull) > 0x7FF0000000000000ull;
+      default: return false;
+    }
+  };
+  int64_t n = 0;
+  for (size_t i = 0; i < ba.size(); i += w)
+    n += std::memcmp(&ba[i], &bb[i], w) != 0 && !(is_nan(&ba[i]) && is_nan(&bb[i]));
+  return n;
+}
+
 /// Distance in units in the last place between two floats/doubles (0 when
 /// both are NaN or equal).
 template <class T>
