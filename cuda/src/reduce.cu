@@ -66,7 +66,9 @@ __device__ typename R::S block_reduce(typename R::S s) {
     if (threadIdx.x < w) shared[threadIdx.x] = R::combine(shared[threadIdx.x], shared[threadIdx.x + w]);
     __syncthreads();
   }
-  return shared[0];
+  const typename R::S result = shared[0];
+  __syncthreads();  // all have read shared[0] before a next call (next row) overwrites it
+  return result;
 }
 
 // Writes a finished state: the sum scaled (mean) or the best value, and
@@ -84,25 +86,34 @@ __device__ void finish(const typename R::S& s, int64_t w, O* out, int64_t* indic
   if (indices) indices[w] = s.i;
 }
 
-// inner == 1: block (p, o) reduces segment p of row o into partial[o * parts + p].
-template <class T, class R>
-__global__ void reduce_rows(const T* in, int64_t r, int parts, typename R::S* partial) {
-  const int64_t o = blockIdx.y;
+// inner == 1: block (p, y) reduces segment p of rows y, y + gridDim.y, ...
+// (gridDim.y is capped at 65535): into partial[o * parts + p], or straight
+// into the outputs when the row is one segment (parts == 1).
+template <class T, class R, class O>
+__global__ void reduce_rows(const T* in, int64_t outer, int64_t r, int parts, typename R::S* partial, O* out,
+                            int64_t* indices, double scale) {
   const int64_t seg = (r + parts - 1) / parts;
-  const int64_t begin = blockIdx.x * seg, end = begin + seg < r ? begin + seg : r;
-  typename R::S s = R::init();
-  for (int64_t j = begin + threadIdx.x; j < end; j += blockDim.x) R::add(s, in[o * r + j], j);
-  s = block_reduce<R>(s);
-  if (threadIdx.x == 0) partial[o * parts + blockIdx.x] = s;
+  const int64_t begin = static_cast<int64_t>(blockIdx.x) * seg, end = begin + seg < r ? begin + seg : r;
+  for (int64_t o = blockIdx.y; o < outer; o += gridDim.y) {
+    typename R::S s = R::init();
+    for (int64_t j = begin + threadIdx.x; j < end; j += blockDim.x) R::add(s, in[o * r + j], j);
+    s = block_reduce<R>(s);
+    if (threadIdx.x == 0) {
+      if (parts == 1) finish<T, R, O>(s, o, out, indices, scale);
+      else partial[o * parts + blockIdx.x] = s;
+    }
+  }
 }
 
 template <class T, class R, class O>
-__global__ void finish_rows(const typename R::S* partial, int parts, O* out, int64_t* indices, double scale) {
-  const int64_t o = blockIdx.x;
-  typename R::S s = R::init();
-  for (int p = threadIdx.x; p < parts; p += blockDim.x) s = R::combine(s, partial[o * parts + p]);
-  s = block_reduce<R>(s);
-  if (threadIdx.x == 0) finish<T, R, O>(s, o, out, indices, scale);
+__global__ void finish_rows(const typename R::S* partial, int64_t outer, int parts, O* out, int64_t* indices,
+                            double scale) {
+  for (int64_t o = blockIdx.x; o < outer; o += gridDim.x) {
+    typename R::S s = R::init();
+    for (int p = threadIdx.x; p < parts; p += blockDim.x) s = R::combine(s, partial[o * parts + p]);
+    s = block_reduce<R>(s);
+    if (threadIdx.x == 0) finish<T, R, O>(s, o, out, indices, scale);
+  }
 }
 
 // inner > 1: one thread per output, reading r elements a stride of inner
@@ -120,6 +131,9 @@ __global__ void reduce_cols(const T* in, int64_t outer, int64_t r, int64_t inner
   }
 }
 
+// Grid dimensions y and z are limited to 65535; rows beyond loop.
+constexpr int64_t kMaxGridY = 65535;
+
 template <class T, class R, class O>
 void run_reduce(const TensorImpl& in, int64_t outer, int64_t r, int64_t inner, O* out, int64_t* indices,
                 double scale) {
@@ -132,13 +146,19 @@ void run_reduce(const TensorImpl& in, int64_t outer, int64_t r, int64_t inner, O
     const int64_t want = (static_cast<int64_t>(ctx.sm_count) * 8 + outer - 1) / outer;
     const int64_t by_size = (r + kThreads * 16 - 1) / (kThreads * 16);
     const int parts = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({want, by_size, 1024})));
-    if (outer > 65535) throw Error("cuda reductions support at most 65535 rows", detail::kernels::device_call_site());
+    const auto rows = static_cast<unsigned>(std::min(outer, kMaxGridY));
+    if (parts == 1) {
+      reduce_rows<T, R, O><<<dim3(1, rows), kThreads, 0, ctx.stream>>>(x, outer, r, 1, nullptr, out, indices, scale);
+      TT_CUDA_CHECK_LAUNCH();
+      return;
+    }
+    // parts > 1 only when outer < 8 * sm_count: a small scratch.
     Tensor partial = detail::make_empty({outer * parts * static_cast<int64_t>(sizeof(typename R::S))}, ScalarType::Byte,
                                         in.device(), detail::kernels::device_call_site());
     auto* ps = reinterpret_cast<typename R::S*>(detail::TensorAccess::shared(partial)->data());
-    reduce_rows<T, R><<<dim3(parts, static_cast<unsigned>(outer)), kThreads, 0, ctx.stream>>>(x, r, parts, ps);
+    reduce_rows<T, R, O><<<dim3(parts, rows), kThreads, 0, ctx.stream>>>(x, outer, r, parts, ps, out, indices, scale);
     TT_CUDA_CHECK_LAUNCH();
-    finish_rows<T, R, O><<<static_cast<unsigned>(outer), kThreads, 0, ctx.stream>>>(ps, parts, out, indices, scale);
+    finish_rows<T, R, O><<<rows, kThreads, 0, ctx.stream>>>(ps, outer, parts, out, indices, scale);
     TT_CUDA_CHECK_LAUNCH();
     return;  // partial is freed in stream order, after the kernels that use it
   }

@@ -268,6 +268,45 @@ TEST_F(CudaKernels, Reductions) {
   EXPECT_EQ(n.cuda().argmax().item<int64_t>(), 1);
 }
 
+// More rows than a grid's y dimension holds (65535): the row kernels loop.
+TEST_F(CudaKernels, ReductionsOverMoreThan65535Rows) {
+  for (ScalarType dt : {kFloat, kInt32, kHalf}) {
+    SCOPED_TRACE(tt_cuda_test::dt_name(dt));
+    Tensor x = operand(dt, {70001, 7}, 20);
+    Tensor g = x.cuda();
+    if (is_float(dt)) {
+      expect_close(g.sum(1), x.sum(1), rel_tol(dt));
+      expect_close(g.mean(-1), x.mean(-1), rel_tol(dt));
+    } else {
+      EXPECT_EQ(bytes_of(g.sum(1).cpu()), bytes_of(x.sum(1)));
+    }
+    EXPECT_EQ(bytes_of(std::get<0>(g.max(1)).cpu()), bytes_of(std::get<0>(x.max(1))));
+    EXPECT_EQ(bytes_of(std::get<1>(g.max(1)).cpu()), bytes_of(std::get<1>(x.max(1))));
+    EXPECT_EQ(bytes_of(std::get<1>(g.min(1)).cpu()), bytes_of(std::get<1>(x.min(1))));
+    EXPECT_EQ(bytes_of(g.argmax(1).cpu()), bytes_of(x.argmax(1)));
+    // The same over dim 0 of the transpose: 70001 columns (inner > 1).
+    EXPECT_EQ(bytes_of(g.t().contiguous().argmax(0).cpu()), bytes_of(x.t().contiguous().argmax(0)));
+  }
+}
+
+// Rows split over many blocks keep the cpu's rules: the first index on
+// ties, the first NaN over any later value.
+TEST_F(CudaKernels, LongRowsKeepFirstIndexAndFirstNaN) {
+  const int64_t n = (1 << 22) + 3;
+  Tensor ones_row = ones({3, n});
+  EXPECT_EQ(bytes_of(std::get<1>(ones_row.cuda().max(1)).cpu()), bytes_of(zeros({3}, kLong)));
+  EXPECT_EQ(ones_row.cuda().argmax().item<int64_t>(), 0);
+  Tensor x = operand(kFloat, {n}, 21);
+  x.data_ptr<float>()[3000001] = 7.0f;  // two equal maxima: the first wins
+  x.data_ptr<float>()[4000001] = 7.0f;
+  EXPECT_EQ(x.cuda().argmax().item<int64_t>(), 3000001);
+  x.data_ptr<float>()[2500001] = std::nanf("");
+  x.data_ptr<float>()[1500001] = -std::nanf("");
+  EXPECT_EQ(x.cuda().argmax().item<int64_t>(), 1500001);
+  EXPECT_EQ(bytes_of(std::get<1>(x.reshape({1, n}).cuda().min(1)).cpu()), bytes_of(std::get<1>(x.reshape({1, n}).min(1))));
+  EXPECT_TRUE(std::isnan(x.cuda().max().item<float>()));
+}
+
 TEST_F(CudaKernels, SoftmaxAndLogSoftmax) {
   for (ScalarType dt : {kFloat, kDouble, kHalf, kBFloat16}) {
     SCOPED_TRACE(tt_cuda_test::dt_name(dt));
