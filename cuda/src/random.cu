@@ -46,13 +46,19 @@ __global__ void from_generated(T* out, const G* g, int64_t n, bool uniform) {
   }
 }
 
-curandGenerator_t generator(DeviceContext& ctx) {
-  std::lock_guard<std::mutex> lock(ctx.mu);
+// The device's generator, created and bound to its stream on first use and
+// reseeded after a manual_seed. The caller holds ctx.mu: a cuRAND generator
+// is not thread-safe (its offset advances with every call), and threads
+// share one per device.
+curandGenerator_t generator_locked(DeviceContext& ctx) {
   if (!ctx.curand) {
     curandGenerator_t g = nullptr;
     TT_CUDA_CHECK(curandCreateGenerator(&g, CURAND_RNG_PSEUDO_PHILOX4_32_10));
+    if (curandStatus_t st = curandSetStream(g, ctx.stream); st != CURAND_STATUS_SUCCESS) {
+      curandDestroyGenerator(g);  // never keep one left on the legacy stream
+      TT_CUDA_CHECK(st);
+    }
     ctx.curand = g;
-    TT_CUDA_CHECK(curandSetStream(g, ctx.stream));
   }
   const uint64_t epoch = g_epoch.load();
   if (ctx.seed_epoch != epoch) {
@@ -71,18 +77,22 @@ void generate(const TensorImpl& out, bool uniform) {
   const int dev = out.device().index();
   auto& ctx = context(dev);
   DeviceGuard guard(dev);
-  curandGenerator_t gen = generator(ctx);
   const bool dbl = out.dtype == ScalarType::Double;
   const int64_t even = (n + 1) / 2 * 2;
+  // Allocated before taking ctx.mu: the allocation takes it too.
   Tensor scratch = detail::make_empty({even}, dbl ? ScalarType::Double : ScalarType::Float, out.device(),
                                       detail::kernels::device_call_site());
   void* s = detail::TensorAccess::shared(scratch)->data();
-  if (dbl) {
-    if (uniform) TT_CUDA_CHECK(curandGenerateUniformDouble(gen, static_cast<double*>(s), even));
-    else TT_CUDA_CHECK(curandGenerateNormalDouble(gen, static_cast<double*>(s), even, 0.0, 1.0));
-  } else {
-    if (uniform) TT_CUDA_CHECK(curandGenerateUniform(gen, static_cast<float*>(s), even));
-    else TT_CUDA_CHECK(curandGenerateNormal(gen, static_cast<float*>(s), even, 0.0f, 1.0f));
+  {
+    std::lock_guard<std::mutex> lock(ctx.mu);
+    curandGenerator_t gen = generator_locked(ctx);
+    if (dbl) {
+      if (uniform) TT_CUDA_CHECK(curandGenerateUniformDouble(gen, static_cast<double*>(s), even));
+      else TT_CUDA_CHECK(curandGenerateNormalDouble(gen, static_cast<double*>(s), even, 0.0, 1.0));
+    } else {
+      if (uniform) TT_CUDA_CHECK(curandGenerateUniform(gen, static_cast<float*>(s), even));
+      else TT_CUDA_CHECK(curandGenerateNormal(gen, static_cast<float*>(s), even, 0.0f, 1.0f));
+    }
   }
   visit_device_dtype(out.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;

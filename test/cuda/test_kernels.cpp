@@ -5,6 +5,8 @@
 // rounded from float32); sums/means/softmax within a relative 1e-5
 // (float32) / 1e-12 (float64) / 1e-2 (16-bit): the summation order differs.
 #include <random>
+#include <set>
+#include <thread>
 
 #include "cuda_test_util.h"
 
@@ -336,6 +338,26 @@ TEST_F(CudaKernels, ArangeAndRandomNumbers) {
   EXPECT_NEAR((z * z).mean().item<double>(), 1.0, 0.01);
   Tensor h = randn({1001}, TensorOptions().device(kCUDA).dtype(kHalf));  // odd sizes and 16-bit outputs
   EXPECT_EQ(h.numel(), 1001);
+}
+
+// Threads share a device's cuRAND generator; each call must take its own
+// stretch of the sequence, so no two draws repeat.
+TEST_F(CudaKernels, RandFromManyThreadsNeverRepeatsADraw) {
+  constexpr int kThreads = 4, kDraws = 50;
+  std::vector<std::vector<Tensor>> draws(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&draws, t] {
+      for (int i = 0; i < kDraws; ++i) draws[t].push_back(rand({4096}, kCUDA));
+    });
+  for (auto& th : threads) th.join();
+  std::set<std::string> seen;
+  for (auto& per_thread : draws)
+    for (auto& d : per_thread) {
+      const auto b = bytes_of(d.cpu());
+      EXPECT_TRUE(seen.emplace(b.begin(), b.end()).second) << "a draw repeated";
+    }
+  EXPECT_EQ(seen.size(), static_cast<size_t>(kThreads * kDraws));
 }
 
 }  // namespace
