@@ -68,8 +68,14 @@ class CudaBackend final : public Backend {
     TT_CUDA_CHECK(cudaHostAlloc(&p, nbytes == 0 ? 1 : nbytes, cudaHostAllocDefault));
     return p;
   }
+  // A non_blocking copy to or from p may still be queued on any device's
+  // stream. cudaFreeHost's own synchronisation is not documented (NVIDIA:
+  // undocumented blocking "should not be relied upon"), so wait for tt's
+  // streams first: the copies were queued there.
   void deallocate_pinned(void* p, size_t) noexcept override {
-    if (p) (void)cudaFreeHost(p);  // synchronises with pending copies from p
+    if (!p) return;
+    synchronize_all_streams();
+    if (cudaFreeHost(p) != cudaSuccess) (void)cudaGetLastError();
   }
   bool host_accessible() const override { return false; }
   const char* name() const override { return "cuda"; }

@@ -33,6 +33,19 @@ void init_context(DeviceContext& ctx) {
   uint64_t keep = UINT64_MAX;
   TT_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
 }
+
+// The contexts of all visible devices (made on first call, never freed).
+std::vector<std::unique_ptr<DeviceContext>>& all_contexts() {
+  auto& c = contexts();
+  std::call_once(c.once, [&] {
+    const int n = visible_device_count();
+    for (int i = 0; i < n; ++i) {
+      c.all.push_back(std::make_unique<DeviceContext>());
+      c.all.back()->index = i;
+    }
+  });
+  return c.all;
+}
 }  // namespace
 
 int visible_device_count() noexcept {
@@ -45,20 +58,24 @@ int visible_device_count() noexcept {
 }
 
 DeviceContext& context(int index) {
-  auto& c = contexts();
-  std::call_once(c.once, [&] {
-    const int n = visible_device_count();
-    for (int i = 0; i < n; ++i) {
-      c.all.push_back(std::make_unique<DeviceContext>());
-      c.all.back()->index = i;
-    }
-  });
-  if (index < 0 || index >= static_cast<int>(c.all.size()))
+  auto& all = all_contexts();
+  if (index < 0 || index >= static_cast<int>(all.size()))
     throw CudaUnavailableError("CUDA error: invalid device ordinal", detail::kernels::device_call_site());
-  DeviceContext& ctx = *c.all[index];
+  DeviceContext& ctx = *all[index];
   std::lock_guard<std::mutex> lock(ctx.mu);
   if (!ctx.stream) init_context(ctx);
   return ctx;
+}
+
+void synchronize_all_streams() noexcept {
+  for (auto& ctx : all_contexts()) {
+    cudaStream_t stream = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(ctx->mu);  // not held while waiting
+      stream = ctx->stream;
+    }
+    if (stream && cudaStreamSynchronize(stream) != cudaSuccess) (void)cudaGetLastError();
+  }
 }
 
 cublasHandle_t cublas_handle(DeviceContext& ctx) {

@@ -30,6 +30,10 @@ int visible_device_count() noexcept;
 /// The context of device `index` (0 <= index < visible_device_count()).
 DeviceContext& context(int index);
 
+/// Waits for the work queued on every device's tt stream (errors ignored):
+/// what must have finished before pinned host memory is freed.
+void synchronize_all_streams() noexcept;
+
 /// cuBLAS handle of a device, bound to its stream (created on first use).
 cublasHandle_t cublas_handle(DeviceContext& ctx);
 

@@ -119,6 +119,24 @@ TEST_F(CudaMemory, AsyncCopyFromPinnedOverlapsCompute) {
   cudaStreamDestroy(side);
 }
 
+// The pinned source of a non_blocking upload may die while the copy is
+// still queued: freeing it waits for the copy, which must never read freed
+// (unpinned, reusable) pages.
+TEST_F(CudaMemory, FreeingPinnedMemoryWaitsForItsAsyncCopy) {
+  const int64_t n = 16 << 20;
+  (void)zeros({1}, kCUDA);
+  Tensor g;
+  {
+    Tensor p = full({n}, 5.0f).pin_memory();
+    ASSERT_EQ(launch_spin(cuda::current_stream(0), 200.0f), cudaSuccess);  // the copy queues behind it
+    g = p.to(Device(kCUDA), /*non_blocking=*/true);
+    EXPECT_EQ(cudaStreamQuery(cuda::current_stream(0)), cudaErrorNotReady);
+  }
+  EXPECT_EQ(cudaStreamQuery(cuda::current_stream(0)), cudaSuccess) << "freeing pinned memory did not wait";
+  Tensor q = full({n}, -1.0f).pin_memory();  // may reuse the freed pages
+  EXPECT_EQ(g.sum().item<double>(), 5.0 * static_cast<double>(n));
+}
+
 TEST_F(CudaMemory, PageableNonBlockingCopyIsSynchronous) {
   Tensor h = full({1 << 20}, 2.0f);  // pageable
   Tensor g = h.to(Device(kCUDA), /*non_blocking=*/true);
