@@ -42,7 +42,9 @@ class CudaBackend final : public Backend {
     try {
       auto& ctx = context(index);
       DeviceGuard guard(index);
-      (void)cudaFreeAsync(p, ctx.stream);  // fails only at process teardown, when the driver reclaims everything
+      // Fails only at process teardown, when the driver reclaims everything;
+      // the error must not stay behind for the next launch check to report.
+      if (cudaFreeAsync(p, ctx.stream) != cudaSuccess) (void)cudaGetLastError();
     } catch (...) {
     }
   }

@@ -21,17 +21,29 @@ Contexts& contexts() {
   return *c;
 }
 
+// Fills in ctx, or throws leaving it as it was (stream still null, so the
+// next context() call tries again) and the stream it made destroyed.
 void init_context(DeviceContext& ctx) {
   DeviceGuard guard(ctx.index);
-  TT_CUDA_CHECK(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
-  TT_CUDA_CHECK(cudaDeviceGetAttribute(&ctx.sm_count, cudaDevAttrMultiProcessorCount, ctx.index));
-  // The stream-ordered allocator's pool keeps freed blocks for reuse
-  // instead of returning them at each synchronisation: tt's caching
-  // allocator is the driver's.
-  cudaMemPool_t pool;
-  TT_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, ctx.index));
-  uint64_t keep = UINT64_MAX;
-  TT_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+  cudaStream_t stream = nullptr;
+  TT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  try {
+    int sm_count = 1;
+    TT_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, ctx.index));
+    // The stream-ordered allocator's pool keeps freed blocks for reuse
+    // instead of returning them at each synchronisation: tt's caching
+    // allocator is the driver's.
+    cudaMemPool_t pool;
+    TT_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, ctx.index));
+    uint64_t keep = UINT64_MAX;
+    TT_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    ctx.sm_count = sm_count;
+  } catch (...) {
+    (void)cudaStreamDestroy(stream);
+    (void)cudaGetLastError();
+    throw;
+  }
+  ctx.stream = stream;
 }
 
 // The contexts of all visible devices (made on first call, never freed).
@@ -100,7 +112,10 @@ DeviceGuard::DeviceGuard(int index) {
 }
 
 DeviceGuard::~DeviceGuard() {
-  if (previous_ >= 0) (void)cudaSetDevice(previous_);  // a destructor cannot throw; the device existed before
+  // A destructor cannot throw; the device existed before. A failure must
+  // not stay behind as the thread's last error, which the next launch check
+  // would report as its own.
+  if (previous_ >= 0 && cudaSetDevice(previous_) != cudaSuccess) (void)cudaGetLastError();
 }
 
 int grid_for(int64_t n, int device) {
