@@ -5,9 +5,9 @@
 
 namespace clang::tidy::tensor {
 
-void MixedDeviceCheck::checkSite(const Site &S, ASTContext &Ctx) {
+bool MixedDeviceCheck::checkSite(const Site &S, ASTContext &Ctx) {
   if (S.K != Site::Combine)
-    return;
+    return false;
   // ATen moves a 0-dim cpu tensor to the others' device: only an operand
   // that provably has dimensions can clash from the cpu.
   auto Counts = [](const Operand &O) {
@@ -27,8 +27,9 @@ void MixedDeviceCheck::checkSite(const Site &S, ASTContext &Ctx) {
           << nameOf(B.E, Ctx) << B.Fact.Device.describe();
       noteDeviceOrigin(A, Ctx);
       noteDeviceOrigin(B, Ctx);
-      return; // one warning per site
+      return true; // one warning per site
     }
+  return false;
 }
 
 } // namespace clang::tidy::tensor

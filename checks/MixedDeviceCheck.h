@@ -23,7 +23,7 @@ public:
   using SiteCheck::SiteCheck;
 
 protected:
-  void checkSite(const Site &S, ASTContext &Ctx) override;
+  bool checkSite(const Site &S, ASTContext &Ctx) override;
 };
 
 } // namespace clang::tidy::tensor

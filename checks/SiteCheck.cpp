@@ -6,6 +6,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace clang::ast_matchers;
 
@@ -19,7 +20,10 @@ void SiteCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
-void SiteCheck::onStartOfTranslationUnit() { DeviceDtypeAnalysis::reset(); }
+void SiteCheck::onStartOfTranslationUnit() {
+  DeviceDtypeAnalysis::reset();
+  Reported.clear();
+}
 
 namespace {
 
@@ -48,8 +52,24 @@ void collectFunctions(const DeclContext *DC, const SourceManager &SM,
     SourceLocation Loc = D->getLocation();
     if (Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
       continue;
+    // Templates: their instantiations, which are concrete code (the
+    // patterns are dependent). A site is reported once for all of them.
+    if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(D)) {
+      for (const FunctionDecl *Spec : FTD->specializations())
+        if (Spec->doesThisDeclarationHaveABody()) {
+          Out.push_back(Spec);
+          NestedFunctions(Out).TraverseStmt(Spec->getBody());
+        }
+      continue;
+    }
+    if (const auto *CTD = dyn_cast<ClassTemplateDecl>(D)) {
+      for (const ClassTemplateSpecializationDecl *Spec : CTD->specializations())
+        if (!Spec->isExplicitSpecialization())
+          collectFunctions(Spec, SM, Out);
+      continue;
+    }
     if (D->isTemplated())
-      continue; // patterns are dependent; instantiations would repeat
+      continue;
     if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
       if (FD->doesThisDeclarationHaveABody()) {
         Out.push_back(FD);
@@ -59,7 +79,7 @@ void collectFunctions(const DeclContext *DC, const SourceManager &SM,
     }
     if (isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(D) ||
         (isa<CXXRecordDecl>(D) &&
-         !isa<ClassTemplateSpecializationDecl>(D)))
+         !isa<ClassTemplatePartialSpecializationDecl>(D)))
       collectFunctions(cast<DeclContext>(D), SM, Out);
   }
 }
@@ -70,20 +90,69 @@ void SiteCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *TU = Result.Nodes.getNodeAs<TranslationUnitDecl>("tu");
   if (!TU)
     return;
+  ASTContext &Ctx = *Result.Context;
   std::vector<const FunctionDecl *> Functions;
   collectFunctions(TU, *Result.SourceManager, Functions);
-  llvm::DenseSet<const FunctionDecl *> Seen;
-  for (const FunctionDecl *Fn : Functions) {
-    if (!Fn->hasBody() || Fn->isDependentContext() ||
-        Fn->isTemplateInstantiation() || !Seen.insert(Fn).second)
+  llvm::SetVector<const FunctionDecl *> Unique(Functions.begin(),
+                                               Functions.end());
+  // First what each function proves on its own, then what the calls into
+  // user code prove with the callers' facts (reported there if not yet).
+  for (const FunctionDecl *Fn : Unique) {
+    if (!Fn->hasBody() || Fn->isDependentContext())
       continue;
-    const FunctionFacts &Facts =
-        DeviceDtypeAnalysis::analyze(Fn, *Result.Context, Api);
-    if (!Facts.Complete)
-      continue;
-    for (const Site &S : Facts.Sites)
-      checkSite(S, *Result.Context);
+    const FunctionFacts &Facts = DeviceDtypeAnalysis::analyze(Fn, Ctx, Api);
+    if (Facts.Complete)
+      for (const Site &S : Facts.Sites)
+        judge(S, Ctx);
   }
+  for (const FunctionDecl *Fn : Unique) {
+    if (!Fn->hasBody() || Fn->isDependentContext())
+      continue;
+    const FunctionFacts &Facts = DeviceDtypeAnalysis::analyze(Fn, Ctx, Api);
+    llvm::SmallVector<const FollowedCall *, 4> Chain;
+    if (Facts.Complete)
+      for (const FollowedCall &Call : Facts.Calls)
+        judgeCall(Call, Ctx, Chain);
+  }
+}
+
+bool SiteCheck::judge(const Site &S, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::pair<unsigned, unsigned> Key{
+      SM.getExpansionLoc(S.Call->getBeginLoc()).getRawEncoding(),
+      SM.getExpansionLoc(S.Call->getExprLoc()).getRawEncoding()};
+  if (Reported.count(Key) || !checkSite(S, Ctx))
+    return false;
+  Reported.insert(Key);
+  return true;
+}
+
+void SiteCheck::judgeCall(const FollowedCall &Call, ASTContext &Ctx,
+                          llvm::SmallVectorImpl<const FollowedCall *> &Chain) {
+  if (!Call.Facts || !Call.Facts->Complete ||
+      Chain.size() >= DeviceDtypeAnalysis::MaxCallDepth ||
+      llvm::any_of(Chain, [&](const FollowedCall *C) {
+        return C->Facts == Call.Facts;
+      }))
+    return;
+  Chain.push_back(&Call);
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const Site &S : Call.Facts->Sites) {
+    if (!judge(S, Ctx))
+      continue;
+    // Innermost call first, like a backtrace.
+    for (const FollowedCall *C : llvm::reverse(Chain)) {
+      const auto *MD = dyn_cast<CXXMethodDecl>(C->Callee);
+      diag(SM.getExpansionLoc(C->Call->getExprLoc()), "in the call to %0 here",
+           DiagnosticIDs::Note)
+          << (MD && MD->getParent()->isLambda()
+                  ? std::string("the lambda")
+                  : "'" + C->Callee->getNameAsString() + "'");
+    }
+  }
+  for (const FollowedCall &Inner : Call.Facts->Calls)
+    judgeCall(Inner, Ctx, Chain);
+  Chain.pop_back();
 }
 
 const Expr *SiteCheck::writtenForm(const Expr *E) {

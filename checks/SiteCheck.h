@@ -12,6 +12,7 @@
 
 #include "TensorCheck.h"
 #include "analysis/DeviceDtypeAnalysis.h"
+#include <set>
 
 namespace clang::tidy::tensor {
 
@@ -23,8 +24,10 @@ public:
   void onStartOfTranslationUnit() override;
 
 protected:
-  /// Judges one site of an analysed function.
-  virtual void checkSite(const Site &S, ASTContext &Ctx) = 0;
+  /// Judges one site of an analysed function; true when it reported it.
+  /// A site inside a called function may be judged in the context of a
+  /// call (then the base adds the notes that show the calls).
+  virtual bool checkSite(const Site &S, ASTContext &Ctx) = 0;
 
   /// The operand as written, shortened for a message: 'batch.data'.
   std::string nameOf(const Expr *E, ASTContext &Ctx) const;
@@ -43,6 +46,17 @@ protected:
   static const Expr *writtenForm(const Expr *E);
   /// The callee as users name it: 'operator+', 'matmul', 'forward'.
   static std::string calleeName(const Site &S);
+
+private:
+  // Judges the sites of a followed call's callee (and of the calls it
+  // makes in turn), with the chain of calls that leads there.
+  void judgeCall(const FollowedCall &Call, ASTContext &Ctx,
+                 llvm::SmallVectorImpl<const FollowedCall *> &Chain);
+  bool judge(const Site &S, ASTContext &Ctx);
+  // Sites reported in this translation unit, by location: a site in a
+  // template is one site in every instantiation, and a site in a callee is
+  // reported once, whichever call shows it first.
+  std::set<std::pair<unsigned, unsigned>> Reported;
 };
 
 } // namespace clang::tidy::tensor

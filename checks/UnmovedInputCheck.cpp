@@ -9,10 +9,12 @@ namespace clang::tidy::tensor {
 namespace {
 
 // Can the expression that moved the module be written again at the call?
-// A constant (torch::kCUDA), a global, a parameter, or a local declared at
-// the top level of the function body: those are in scope for the rest of it.
+// A constant (torch::kCUDA), a global, a parameter of the function that
+// holds the call, or a local declared at the top level of its body: those
+// are in scope for the rest of it. (The module may have been moved in a
+// caller, whose variables are not in scope here.)
 bool usableAnywhereInFunction(const Expr *E, const Expr *Call,
-                              ASTContext &Ctx) {
+                              const FunctionDecl *SiteFn, ASTContext &Ctx) {
   E = E->IgnoreImplicit();
   // Device(kCUDA): the implicit conversion from the DeviceType constant.
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
@@ -29,9 +31,13 @@ bool usableAnywhereInFunction(const Expr *E, const Expr *Call,
   const auto *VD = dyn_cast<VarDecl>(D);
   if (!VD)
     return false;
-  if (VD->hasGlobalStorage() || isa<ParmVarDecl>(VD))
+  if (VD->hasGlobalStorage() && !VD->isLocalVarDecl())
     return true;
   const auto *Fn = dyn_cast<FunctionDecl>(VD->getDeclContext());
+  if (!Fn || Fn != SiteFn)
+    return false;
+  if (isa<ParmVarDecl>(VD))
+    return true;
   const auto *Body = Fn ? dyn_cast_or_null<CompoundStmt>(Fn->getBody()) : nullptr;
   if (!Body)
     return false;
@@ -54,13 +60,13 @@ bool needsParens(const Expr *E) {
 
 } // namespace
 
-void UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
+bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
   if (S.K != Site::ModuleCall || S.Operands.empty())
-    return;
+    return false;
   const Operand &In = S.Operands.front();
   const Expr *Written = writtenForm(In.E);
   if (!provablyDifferent(S.Module.Device, In.Fact.Device))
-    return;
+    return false;
   const SourceManager &SM = Ctx.getSourceManager();
   const std::string Module = moduleName(S.ModuleExpr, Ctx);
   {
@@ -72,7 +78,7 @@ void UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
     SourceRange R = Written->getSourceRange();
     if (Dev && !R.getBegin().isMacroID() && !R.getEnd().isMacroID() &&
         !Dev->getBeginLoc().isMacroID() &&
-        usableAnywhereInFunction(Dev, S.Call, Ctx)) {
+        usableAnywhereInFunction(Dev, S.Call, S.Function, Ctx)) {
       StringRef DevText = Lexer::getSourceText(
           CharSourceRange::getTokenRange(Dev->getSourceRange()), SM,
           Ctx.getLangOpts());
@@ -89,6 +95,7 @@ void UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
   }
   noteDeviceOrigin(In, Ctx);
   noteModuleDevice(S.ModuleExpr, S.Module, Ctx);
+  return true;
 }
 
 } // namespace clang::tidy::tensor

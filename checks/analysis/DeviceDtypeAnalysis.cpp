@@ -1,6 +1,7 @@
 //===--- DeviceDtypeAnalysis.cpp - Where tensors live, what they hold -----===//
 
 #include "DeviceDtypeAnalysis.h"
+#include "Escapes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -14,6 +15,9 @@
 
 namespace clang::tidy::tensor {
 namespace {
+
+using analysis::referencedVar;
+using analysis::strip;
 
 // A tracked location: a variable, or one member of a variable (batch.data).
 using Key = std::pair<const ValueDecl *, const FieldDecl *>;
@@ -66,36 +70,6 @@ llvm::SmallVector<const Expr *, 2> writtenArgs(const CXXConstructExpr *CE) {
   return Args;
 }
 
-const Expr *strip(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParens();
-    if (const auto *FE = dyn_cast<FullExpr>(E))
-      E = FE->getSubExpr();
-    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = MT->getSubExpr();
-    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = BT->getSubExpr();
-    else if (const auto *IC = dyn_cast<ImplicitCastExpr>(E))
-      E = IC->getSubExpr();
-    else if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = FC->getSubExpr();
-    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-             CE && CE->getNumArgs() == 1 &&
-             CE->getConstructor()->isCopyOrMoveConstructor())
-      E = CE->getArg(0);
-    else
-      return E;
-  }
-  return E;
-}
-
-const ValueDecl *referencedVar(const Expr *E) {
-  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(strip(E)))
-    if (isa<VarDecl>(DRE->getDecl()))
-      return DRE->getDecl();
-  return nullptr;
-}
-
 // Elements of a braced list or std::initializer_list argument.
 llvm::SmallVector<const Expr *, 4> listElements(const Expr *E) {
   llvm::SmallVector<const Expr *, 4> Out;
@@ -136,13 +110,22 @@ struct Options {
   Origin At;
 };
 
+// The facts of Fn, analysed with Seed bound to its parameters (null: no
+// context), cached under SeedKey. Null on recursion or past the budgets.
+const FunctionFacts *analyzeIn(const FunctionDecl *Fn, ASTContext &Ctx,
+                               const ApiModel &Api, const Env *Seed,
+                               const std::string &SeedKey);
+
 //===----------------------------------------------------------------------===//
 // The per-function analysis.
 //===----------------------------------------------------------------------===//
 class FunctionAnalyzer {
 public:
-  FunctionAnalyzer(const FunctionDecl *Fn, ASTContext &Ctx, const ApiModel &Api)
-      : Fn(Fn), Ctx(Ctx), Api(Api) {}
+  /// \p Seed, when given, holds the facts of Fn's parameters at entry (the
+  /// caller's arguments); it must outlive run().
+  FunctionAnalyzer(const FunctionDecl *Fn, ASTContext &Ctx, const ApiModel &Api,
+                   const Env *Seed = nullptr)
+      : Fn(Fn), Ctx(Ctx), Api(Api), Seed(Seed) {}
 
   FunctionFacts run();
 
@@ -176,6 +159,12 @@ private:
   bool isModuleCall(const CallExpr *CE, const Expr *&ModuleE,
                     const Expr *&Input) const;
   const Expr *unwrapArgument(const Expr *E) const;
+  /// Analyses the user function \p Def that \p CE calls, with the facts of
+  /// the arguments bound to its parameters when they say anything. Null
+  /// when it cannot (recursion, depth or context budget). \p Seeded tells
+  /// whether a context was used.
+  const FunctionFacts *follow(const CallExpr *CE, const FunctionDecl *Def,
+                              bool *Seeded = nullptr);
 
   // Effects of one CFG element, applied in evaluation order.
   void transfer(const Stmt *S);
@@ -188,9 +177,12 @@ private:
   const FunctionDecl *Fn;
   ASTContext &Ctx;
   const ApiModel &Api;
+  const Env *Seed;
   Env Cur;
   bool Recording = false;
   std::vector<Site> Sites;
+  std::vector<FollowedCall> Calls;
+  TensorFact Returns;
   llvm::DenseSet<const ValueDecl *> Escaped;
   llvm::DenseMap<const ValueDecl *, const ValueDecl *> Aliases;
   llvm::DenseSet<const ValueDecl *> BatchVars;
@@ -200,124 +192,11 @@ private:
 // Pre-pass: variables the analysis cannot follow.
 //===----------------------------------------------------------------------===//
 
-// Collects variables that escape (their address is taken, they are captured
-// by reference, bound to a non-const reference, or passed where the callee
-// may modify them) and reference aliases of tracked variables.
-class EscapeScanner : public RecursiveASTVisitor<EscapeScanner> {
-public:
-  EscapeScanner(llvm::DenseSet<const ValueDecl *> &Escaped,
-                llvm::DenseMap<const ValueDecl *, const ValueDecl *> &Aliases,
-                llvm::DenseSet<const ValueDecl *> &BatchVars,
-                const ApiModel &Api)
-      : Escaped(Escaped), Aliases(Aliases), BatchVars(BatchVars), Api(Api) {}
-
-  bool shouldVisitLambdaBody() const { return false; }
-
-  bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->getOpcode() == UO_AddrOf)
-      escape(UO->getSubExpr());
-    return true;
-  }
-  bool VisitLambdaExpr(LambdaExpr *LE) {
-    for (const LambdaCapture &C : LE->captures())
-      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
-        Escaped.insert(C.getCapturedVar());
-    return true;
-  }
-  bool VisitVarDecl(VarDecl *VD) {
-    QualType T = VD->getType();
-    if (T->isReferenceType() && VD->getInit()) {
-      if (const ValueDecl *Target = referencedVar(VD->getInit())) {
-        if (T.getNonReferenceType().isConstQualified())
-          Aliases[VD] = Target;
-        else
-          Escaped.insert(Target), Escaped.insert(VD);
-      }
-    }
-    return true;
-  }
-  // `for (auto& batch : *loader)`: a batch straight from a data loader. A
-  // batch class iterated from anything else (a vector the user filled) may
-  // hold tensors anywhere.
-  bool VisitCXXForRangeStmt(CXXForRangeStmt *FRS) {
-    const VarDecl *LV = FRS->getLoopVariable();
-    const auto *RD = LV->getType().getNonReferenceType()->getAsCXXRecordDecl();
-    const Expr *Range = FRS->getRangeInit();
-    if (!RD || !Api.isBatchClass(RD) || !Range)
-      return true;
-    Range = Range->IgnoreParenImpCasts();
-    if (const auto *Deref = dyn_cast<CXXOperatorCallExpr>(Range);
-        Deref && Deref->getOperator() == OO_Star && Deref->getNumArgs() == 1)
-      Range = Deref->getArg(0);
-    else if (const auto *UO = dyn_cast<UnaryOperator>(Range);
-             UO && UO->getOpcode() == UO_Deref)
-      Range = UO->getSubExpr();
-    if (Api.isDataLoaderType(Range->getType()))
-      BatchVars.insert(LV);
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *CE) {
-    const FunctionDecl *FD = CE->getDirectCallee();
-    if (!FD) {
-      for (const Expr *Arg : CE->arguments())
-        escape(Arg);
-      return true;
-    }
-    // The tensor API never rebinds a caller's tensor or module handle, and
-    // a module call (forward, or a holder's operator() that forwards its
-    // arguments) does not either, whatever its parameter types say.
-    if (Api.isApiFunction(FD) || isModuleCallee(FD))
-      return true;
-    unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
-    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
-      if (I < Offset)
-        continue;
-      unsigned P = I - Offset;
-      if (P >= FD->getNumParams()) {
-        escape(CE->getArg(I)); // variadic
-        continue;
-      }
-      QualType PT = FD->getParamDecl(P)->getType();
-      // By value or by const reference the callee cannot rebind the
-      // caller's tensor; a module handle by value shares the module.
-      bool MayModify =
-          (PT->isReferenceType() &&
-           !PT.getNonReferenceType().isConstQualified()) ||
-          PT->isPointerType() || Api.isModuleHandleType(PT) ||
-          PT->isDependentType();
-      if (MayModify && !(isa<CXXOperatorCallExpr>(CE) && I == 0))
-        escape(CE->getArg(I));
-    }
-    return true;
-  }
-
-private:
-  bool isModuleCallee(const FunctionDecl *FD) const {
-    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-    if (!MD)
-      return false;
-    if (Api.isModuleForward(MD))
-      return true;
-    return MD->getOverloadedOperator() == OO_Call &&
-           (Api.isModuleClass(MD->getParent()) ||
-            Api.isModuleHolder(MD->getParent()));
-  }
-  void escape(const Expr *E) {
-    if (const ValueDecl *D = referencedVar(E))
-      Escaped.insert(D);
-    if (const auto *ME = dyn_cast_or_null<MemberExpr>(strip(E)))
-      if (const ValueDecl *D = referencedVar(ME->getBase()))
-        Escaped.insert(D);
-  }
-  llvm::DenseSet<const ValueDecl *> &Escaped;
-  llvm::DenseMap<const ValueDecl *, const ValueDecl *> &Aliases;
-  llvm::DenseSet<const ValueDecl *> &BatchVars;
-  const ApiModel &Api;
-};
-
 void FunctionAnalyzer::scanBody(const Stmt *Body) {
-  EscapeScanner(Escaped, Aliases, BatchVars, Api)
-      .TraverseStmt(const_cast<Stmt *>(Body));
+  analysis::BodyFacts F = analysis::scanBody(Body, Api);
+  Escaped = std::move(F.Escaped);
+  Aliases = std::move(F.Aliases);
+  BatchVars = std::move(F.BatchVars);
 }
 
 //===----------------------------------------------------------------------===//
@@ -690,6 +569,14 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
     return R;
   }
 
+  // A user function: what it returns, given what the arguments are.
+  if (const FunctionDecl *Def = analysis::userCallee(CE, Api)) {
+    const FunctionFacts *F = isTensorExpr(CE) ? follow(CE, Def) : nullptr;
+    if (F && F->Complete && F->Returns.reached())
+      return F->Returns;
+    return TensorFact::unknown();
+  }
+
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
     if (!MD || !Api.isTensorClass(MD->getParent()))
@@ -894,16 +781,8 @@ TensorFact FunctionAnalyzer::evalTensor(const Expr *E) {
 //===----------------------------------------------------------------------===//
 
 const ValueDecl *FunctionAnalyzer::moduleVar(const Expr *E) {
-  E = strip(E);
   // holder->, (*holder), shared_ptr->: the module behind the handle.
-  if (const auto *OCE = dyn_cast_or_null<CXXOperatorCallExpr>(E))
-    if ((OCE->getOperator() == OO_Arrow || OCE->getOperator() == OO_Star) &&
-        OCE->getNumArgs() == 1)
-      return moduleVar(OCE->getArg(0));
-  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E))
-    if (UO->getOpcode() == UO_Deref)
-      return moduleVar(UO->getSubExpr());
-  if (const ValueDecl *D = referencedVar(E))
+  if (const ValueDecl *D = analysis::objectVar(E))
     if (Api.isModuleHandleType(D->getType()))
       return resolveAlias(D);
   return nullptr;
@@ -1030,11 +909,19 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
   if (!FD)
     return;
   const Expr *ModuleE = nullptr, *Input = nullptr;
+  if (!isModuleCall(CE, ModuleE, Input))
+    if (const FunctionDecl *Def = analysis::userCallee(CE, Api)) {
+      bool Seeded = false;
+      if (const FunctionFacts *F = follow(CE, Def, &Seeded); F && Seeded)
+        Calls.push_back({CE, Def, F});
+      return;
+    }
   if (isModuleCall(CE, ModuleE, Input)) {
     Site S;
     S.K = Site::ModuleCall;
     S.Call = CE;
     S.Callee = FD;
+    S.Function = Fn;
     S.ModuleExpr = ModuleE;
     S.Module = evalModule(ModuleE);
     S.Operands.push_back({Input, evalTensor(Input)});
@@ -1047,6 +934,7 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
   S.K = Site::Combine;
   S.Call = CE;
   S.Callee = FD;
+  S.Function = Fn;
   S.NonPromoting = Api.isNonPromotingMatmul(FD);
   auto Add = [&](const Expr *A) {
     A = unwrapArgument(A);
@@ -1082,6 +970,13 @@ void FunctionAnalyzer::visit(const Stmt *S) {
   if (Recording)
     if (const auto *E = dyn_cast<Expr>(S))
       recordSites(E);
+  if (Recording)
+    if (const auto *RS = dyn_cast<ReturnStmt>(S))
+      if (const Expr *RV = RS->getRetValue();
+          RV && Api.isTensorValueType(
+                    Fn->getReturnType().getUnqualifiedType()))
+        Returns = Returns.reached() ? join(Returns, evalTensor(RV))
+                                    : evalTensor(RV);
 
   if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(S)) {
     if (OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2)
@@ -1184,6 +1079,16 @@ FunctionFacts FunctionAnalyzer::run() {
     else if (isDTypeLike(Api, T))
       Entry.DTypes[P] = DTypeFact::symbol(P);
   }
+  if (Seed) {
+    for (const auto &[K, V] : Seed->Tensors)
+      Entry.Tensors[K] = V;
+    for (const auto &[K, V] : Seed->Modules)
+      Entry.Modules[K] = V;
+    for (const auto &[K, V] : Seed->Devices)
+      Entry.Devices[K] = V;
+    for (const auto &[K, V] : Seed->DTypes)
+      Entry.DTypes[K] = V;
+  }
 
   std::vector<Env> Out(G->getNumBlockIDs());
   std::vector<unsigned> Visits(G->getNumBlockIDs(), 0);
@@ -1254,8 +1159,109 @@ FunctionFacts FunctionAnalyzer::run() {
       RunBlock(B);
   }
   Result.Sites = std::move(Sites);
+  Result.Calls = std::move(Calls);
+  Result.Returns = Returns;
   Result.Complete = true;
   return Result;
+}
+
+//===----------------------------------------------------------------------===//
+// Calls into user code.
+//===----------------------------------------------------------------------===//
+
+// A context's cache key: the facts, not their origins (which explain and do
+// not change the outcome).
+void appendKey(std::string &Key, const DeviceFact &D) {
+  Key += std::to_string(static_cast<int>(D.Kind)) + (D.IsCuda ? "c" : "") +
+         std::to_string(D.Index) + "@" +
+         std::to_string(reinterpret_cast<uintptr_t>(D.Symbol)) +
+         (D.SymbolMayBeCuda ? "" : "!") + ";";
+}
+void appendKey(std::string &Key, const DTypeFact &T) {
+  Key += std::to_string(static_cast<int>(T.Kind)) + ":" +
+         std::to_string(static_cast<int>(T.Type)) + "@" +
+         std::to_string(reinterpret_cast<uintptr_t>(T.Symbol)) + ";";
+}
+
+const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
+                                              const FunctionDecl *Def,
+                                              bool *Seeded) {
+  if (Seeded)
+    *Seeded = false;
+  unsigned Offset =
+      isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+  auto ParamOf = [&](unsigned I) -> const ParmVarDecl * {
+    return I >= Offset && I - Offset < Def->getNumParams()
+               ? Def->getParamDecl(I - Offset)
+               : nullptr;
+  };
+  // A variable the callee may change through one parameter must not seed
+  // another: the seeded fact would go stale when the first one changes.
+  llvm::DenseSet<const ValueDecl *> ChangedVars;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+    if (const ParmVarDecl *P = ParamOf(I))
+      if (analysis::mayChangeParam(Def, P, Api)) {
+        if (const ValueDecl *V = referencedVar(unwrapArgument(CE->getArg(I))))
+          ChangedVars.insert(V);
+        else if (const ValueDecl *M = moduleVar(CE->getArg(I)))
+          ChangedVars.insert(M);
+      }
+
+  Env Context;
+  Context.Reached = true;
+  std::string Key;
+  bool Informative = false;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const ParmVarDecl *P = ParamOf(I);
+    const Expr *A = CE->getArg(I);
+    if (!P || isa<CXXDefaultArgExpr>(A))
+      continue;
+    const Expr *Arg = unwrapArgument(A);
+    if (const ValueDecl *V = referencedVar(Arg); V && ChangedVars.contains(V))
+      continue;
+    QualType T = P->getType().getNonReferenceType().getUnqualifiedType();
+    Key += std::to_string(I) + "=";
+    if (Api.isTensorValueType(T)) {
+      TensorFact F = isTensorExpr(Arg) ? evalTensor(Arg) : TensorFact::unknown();
+      if (F.Device.Kind == FactKind::Unknown && F.Type.Kind == FactKind::Unknown)
+        continue;
+      Informative = true;
+      Context.Tensors[{P, nullptr}] = F;
+      appendKey(Key, F.Device), appendKey(Key, F.Type);
+      Key += std::to_string(F.Dim) + ";";
+    } else if (Api.isModuleHandleType(P->getType())) {
+      if (const ValueDecl *M = moduleVar(A); M && ChangedVars.contains(M))
+        continue;
+      ModuleFact M = evalModule(A);
+      if (M.Device.Kind == FactKind::Unknown && M.Type.Kind == FactKind::Unknown)
+        continue;
+      Informative = true;
+      Context.Modules[P] = M;
+      appendKey(Key, M.Device), appendKey(Key, M.Type);
+    } else if (isDeviceLike(Api, T)) {
+      DeviceFact D = evalDevice(Arg);
+      if (D.Kind == FactKind::Unknown)
+        continue;
+      // A symbolic device alone only renames the parameter; it matters
+      // with the tensors and modules bound beside it.
+      Informative |= D.isKnown();
+      Context.Devices[P] = D;
+      appendKey(Key, D);
+    } else if (isDTypeLike(Api, T)) {
+      DTypeFact D = evalDType(Arg);
+      if (D.Kind == FactKind::Unknown)
+        continue;
+      Informative |= D.isKnown();
+      Context.DTypes[P] = D;
+      appendKey(Key, D);
+    }
+  }
+  if (!Informative)
+    return analyzeIn(Def, Ctx, Api, nullptr, "");
+  const FunctionFacts *F = analyzeIn(Def, Ctx, Api, &Context, Key);
+  if (Seeded)
+    *Seeded = F != nullptr;
+  return F;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1263,9 +1269,12 @@ FunctionFacts FunctionAnalyzer::run() {
 //===----------------------------------------------------------------------===//
 
 struct Cache {
-  std::map<std::pair<const FunctionDecl *, std::string>,
+  // (function, API configuration, context) -> facts; null while analysed.
+  std::map<std::tuple<const FunctionDecl *, std::string, std::string>,
            std::unique_ptr<FunctionFacts>>
       Facts;
+  unsigned Depth = 0;    // analyses in progress, nested
+  unsigned Contexts = 0; // analyses with a context so far
 };
 
 Cache &cache() {
@@ -1273,17 +1282,42 @@ Cache &cache() {
   return C;
 }
 
+const FunctionFacts *analyzeIn(const FunctionDecl *Fn, ASTContext &Ctx,
+                               const ApiModel &Api, const Env *Seed,
+                               const std::string &SeedKey) {
+  Cache &C = cache();
+  auto Key = std::make_tuple(Fn, Api.configurationKey(), SeedKey);
+  if (auto It = C.Facts.find(Key); It != C.Facts.end())
+    return It->second.get(); // null: recursion
+  if (C.Depth > DeviceDtypeAnalysis::MaxCallDepth ||
+      (Seed && C.Contexts >= DeviceDtypeAnalysis::MaxContexts))
+    return nullptr;
+  C.Contexts += Seed != nullptr;
+  C.Facts[Key] = nullptr;
+  ++C.Depth;
+  auto Facts = std::make_unique<FunctionFacts>(
+      FunctionAnalyzer(Fn, Ctx, Api, Seed).run());
+  --C.Depth;
+  std::unique_ptr<FunctionFacts> &Slot = C.Facts[Key];
+  Slot = std::move(Facts);
+  return Slot.get();
+}
+
 } // namespace
 
 const FunctionFacts &DeviceDtypeAnalysis::analyze(const FunctionDecl *Fn,
                                                   ASTContext &Ctx,
                                                   const ApiModel &Api) {
-  auto &Slot = cache().Facts[{Fn, Api.configurationKey()}];
-  if (!Slot)
-    Slot = std::make_unique<FunctionFacts>(FunctionAnalyzer(Fn, Ctx, Api).run());
-  return *Slot;
+  // A top-level request never meets a recursion (nothing is in progress).
+  static const FunctionFacts Nothing;
+  const FunctionFacts *F = analyzeIn(Fn, Ctx, Api, nullptr, "");
+  return F ? *F : Nothing;
 }
 
-void DeviceDtypeAnalysis::reset() { cache().Facts.clear(); }
+void DeviceDtypeAnalysis::reset() {
+  cache().Facts.clear();
+  cache().Contexts = 0;
+  analysis::resetEscapes();
+}
 
 } // namespace clang::tidy::tensor

@@ -1,10 +1,15 @@
 //===--- DeviceDtypeAnalysis.h - Where tensors live, what they hold -------===//
 //
-// One flow-sensitive, intra-procedural analysis per function, shared by the
-// tensor-* checks: for every tensor and module value at every program point
-// it computes the device and dtype (see Lattice.h), and it records the sites
-// the checks judge (ops that combine tensors, module calls, matmuls) with the
-// facts of their operands at that point. It never emits diagnostics.
+// One flow-sensitive analysis per function, shared by the tensor-* checks:
+// for every tensor and module value at every program point it computes the
+// device and dtype (see Lattice.h), and it records the sites the checks
+// judge (ops that combine tensors, module calls, matmuls) with the facts of
+// their operands at that point. It never emits diagnostics.
+//
+// Calls into user code are followed with what the caller knows of their
+// arguments (bounded context-sensitive analysis): a helper's result, and
+// the sites inside it, are judged with the caller's facts bound to its
+// parameters.
 //
 // A worklist over clang::CFG (docs/design.md says why not the dataflow
 // framework), with a cap on block visits and a work budget linear in the
@@ -39,15 +44,35 @@ struct Site {
   bool NonPromoting = false;
   const Expr *Call = nullptr;
   const FunctionDecl *Callee = nullptr;
+  /// The function whose body holds the site.
+  const FunctionDecl *Function = nullptr;
   llvm::SmallVector<Operand, 3> Operands;
   // ModuleCall only: the module expression and what was known of it.
   const Expr *ModuleExpr = nullptr;
   ModuleFact Module;
 };
 
+struct FunctionFacts;
+
+/// A call into user code that the analysis followed with what the caller
+/// knew of the arguments (a tensor's device, a module's dtype, a Device
+/// constant): the callee analysed in that context.
+struct FollowedCall {
+  const CallExpr *Call = nullptr;
+  const FunctionDecl *Callee = nullptr;
+  /// The callee's facts in this call's context (owned by the cache).
+  const FunctionFacts *Facts = nullptr;
+};
+
 /// The analysis' result for one function body.
 struct FunctionFacts {
   std::vector<Site> Sites;
+  /// What the function returns: the join of its returned tensors' facts;
+  /// unreached when it returns no tensor.
+  TensorFact Returns;
+  /// The calls it makes that were followed in a context of their own, at
+  /// the fixed point: a site in the callee may be provable only there.
+  std::vector<FollowedCall> Calls;
   /// False when the analysis gave up (CFG not buildable, visit cap hit):
   /// then Sites is empty, and the checks stay silent.
   bool Complete = false;
@@ -59,8 +84,12 @@ struct FunctionFacts {
 /// configured alike shares one analysis per function.
 class DeviceDtypeAnalysis {
 public:
-  /// The facts of \p Body (a function's or lambda's body). \p Fn is the
-  /// function, for its parameters.
+  /// The facts of \p Fn's body (a function's or lambda's), knowing nothing
+  /// of its parameters but that Device and ScalarType parameters are
+  /// symbolic. Calls to user functions with a body (analysis::userCallee)
+  /// are followed: their results are what the callee returns when the
+  /// caller's arguments are bound to its parameters, up to MaxCallDepth
+  /// nested calls.
   static const FunctionFacts &analyze(const FunctionDecl *Fn, ASTContext &Ctx,
                                       const ApiModel &Api);
   /// Forget everything: called at the start of each translation unit.
@@ -73,6 +102,12 @@ public:
   /// fraction; past it the analysis gives up, which keeps it linear.
   static constexpr uint64_t BaseWork = 50000;
   static constexpr uint64_t WorkPerElement = 16;
+  /// Calls followed into callees, nested: past this depth a call's result
+  /// is unknown.
+  static constexpr unsigned MaxCallDepth = 3;
+  /// Callee analyses in a caller's context per translation unit: past this,
+  /// calls are analysed without one (the cost stays bounded by the TU).
+  static constexpr unsigned MaxContexts = 512;
 };
 
 } // namespace clang::tidy::tensor

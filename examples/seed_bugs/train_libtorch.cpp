@@ -25,7 +25,7 @@ torch::Tensor weighted_loss(torch::Tensor predictions, torch::Tensor targets,
                             torch::Tensor class_weights) {
   predictions.to(torch::kFloat32); // BUG(tensor-discarded-cast): predictions = predictions.to(torch::kFloat32);
   auto log_probs = torch::log_softmax(predictions, /*dim=*/1);
-  return torch::nll_loss(log_probs, targets, class_weights);
+  return torch::nll_loss(log_probs, targets, class_weights); // BUG(tensor-mixed-device): main's labels and class_weights never left the CPU
 }
 
 int main() {

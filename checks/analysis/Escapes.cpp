@@ -1,0 +1,508 @@
+//===--- Escapes.cpp - What the device/dtype analysis cannot follow -------===//
+
+#include "Escapes.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include <map>
+#include <optional>
+#include <string>
+
+namespace clang::tidy::tensor::analysis {
+
+const Expr *strip(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParens();
+    if (const auto *FE = dyn_cast<FullExpr>(E))
+      E = FE->getSubExpr();
+    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MT->getSubExpr();
+    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BT->getSubExpr();
+    else if (const auto *IC = dyn_cast<ImplicitCastExpr>(E))
+      E = IC->getSubExpr();
+    else if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = FC->getSubExpr();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+             CE && CE->getNumArgs() == 1 &&
+             CE->getConstructor()->isCopyOrMoveConstructor())
+      E = CE->getArg(0);
+    else
+      return E;
+  }
+  return E;
+}
+
+const ValueDecl *referencedVar(const Expr *E) {
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(strip(E)))
+    if (isa<VarDecl>(DRE->getDecl()))
+      return DRE->getDecl();
+  return nullptr;
+}
+
+const Expr *throughDeref(const Expr *E) {
+  while (true) {
+    E = strip(E);
+    if (const auto *OCE = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+        OCE && (OCE->getOperator() == OO_Arrow ||
+                OCE->getOperator() == OO_Star) && OCE->getNumArgs() == 1)
+      E = OCE->getArg(0);
+    else if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E);
+             UO && UO->getOpcode() == UO_Deref)
+      E = UO->getSubExpr();
+    else
+      return E;
+  }
+}
+
+const ValueDecl *objectVar(const Expr *E) {
+  return referencedVar(throughDeref(E));
+}
+
+namespace {
+
+bool mayChangeThis(const CXXMethodDecl *MD, const ApiModel &Api);
+
+// A method of user code that may change its object: not const, not static,
+// not the tensor API's, not a module's forward (module calls never move the
+// module), and moving or handing out its object or a module member.
+bool mayChangeObject(const CXXMethodDecl *MD, const ApiModel &Api) {
+  return MD && !MD->isConst() && !MD->isStatic() && !Api.isApiFunction(MD) &&
+         !Api.isModuleForward(MD) && mayChangeThis(MD, Api);
+}
+
+bool isModuleCallee(const FunctionDecl *FD, const ApiModel &Api) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (!MD)
+    return false;
+  if (Api.isModuleForward(MD))
+    return true;
+  return MD->getOverloadedOperator() == OO_Call &&
+         (Api.isModuleClass(MD->getParent()) ||
+          Api.isModuleHolder(MD->getParent()));
+}
+
+class EscapeScanner : public RecursiveASTVisitor<EscapeScanner> {
+public:
+  EscapeScanner(BodyFacts &Out, const ApiModel &Api) : Out(Out), Api(Api) {}
+
+  bool shouldVisitLambdaBody() const { return false; }
+
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->getOpcode() == UO_AddrOf)
+      escape(UO->getSubExpr());
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    for (const LambdaCapture &C : LE->captures())
+      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+        Out.Escaped.insert(C.getCapturedVar());
+    return true;
+  }
+  // Another handle or object that holds a copy of a module handle shares
+  // the module: `Net other = model;`, `trainer = Trainer(model);`.
+  bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    if (!Ctor || ArgCopies.contains(CE) ||
+        (Ctor->isCopyOrMoveConstructor() && !Api.isApiFunction(Ctor)))
+      return true;
+    for (const Expr *Arg : CE->arguments())
+      if (Api.isModuleHandleType(Arg->getType()))
+        escape(Arg);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign &&
+        Api.isModuleHandleType(BO->getRHS()->getType()))
+      escape(BO->getRHS()), escape(BO->getLHS());
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    QualType T = VD->getType();
+    if (T->isReferenceType() && VD->getInit()) {
+      if (const ValueDecl *Target = referencedVar(VD->getInit())) {
+        if (T.getNonReferenceType().isConstQualified())
+          Out.Aliases[VD] = Target;
+        else
+          Out.Escaped.insert(Target), Out.Escaped.insert(VD);
+      }
+    }
+    return true;
+  }
+  // `for (auto& batch : *loader)`: a batch straight from a data loader. A
+  // batch class iterated from anything else (a vector the user filled) may
+  // hold tensors anywhere.
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *FRS) {
+    const VarDecl *LV = FRS->getLoopVariable();
+    const auto *RD = LV->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    const Expr *Range = FRS->getRangeInit();
+    if (!RD || !Api.isBatchClass(RD) || !Range)
+      return true;
+    Range = Range->IgnoreParenImpCasts();
+    if (const auto *Deref = dyn_cast<CXXOperatorCallExpr>(Range);
+        Deref && Deref->getOperator() == OO_Star && Deref->getNumArgs() == 1)
+      Range = Deref->getArg(0);
+    else if (const auto *UO = dyn_cast<UnaryOperator>(Range);
+             UO && UO->getOpcode() == UO_Deref)
+      Range = UO->getSubExpr();
+    if (Api.isDataLoaderType(Range->getType()))
+      Out.BatchVars.insert(LV);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    // The copy of a by-value argument is the parameter, judged below
+    // (visited before the arguments themselves).
+    for (const Expr *Arg : CE->arguments())
+      if (const auto *Copy = dyn_cast<CXXConstructExpr>(
+              Arg->IgnoreImplicitAsWritten()->IgnoreParens()))
+        ArgCopies.insert(Copy);
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD) {
+      for (const Expr *Arg : CE->arguments())
+        escape(Arg);
+      return true;
+    }
+    if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE);
+        OCE && OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2 &&
+        Api.isModuleHandleType(OCE->getArg(1)->getType()))
+      escape(OCE->getArg(0)), escape(OCE->getArg(1));
+    // A user method that may change its object (model->init(), say) may
+    // move the module it is called on.
+    if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
+      if (mayChangeObject(MCE->getMethodDecl(), Api))
+        if (const ValueDecl *D = objectVar(MCE->getImplicitObjectArgument()))
+          if (Api.isModuleHandleType(D->getType()))
+            Out.Escaped.insert(D);
+    // torch::load(model, path) assigns the parameters the saved tensors,
+    // on the device they were saved from.
+    if (Api.isApiFunction(FD) && FD->getIdentifier() && FD->getName() == "load") {
+      for (const Expr *Arg : CE->arguments())
+        escape(Arg);
+      return true;
+    }
+    // The tensor API never rebinds a caller's tensor or module handle, and
+    // a module call (forward, or a holder's operator() that forwards its
+    // arguments) does not either, whatever its parameter types say.
+    if (Api.isApiFunction(FD) || isModuleCallee(FD, Api))
+      return true;
+    // A user function that only reads what it is given leaves the caller's
+    // facts as they were (mayChangeParam says which ones it may change).
+    const FunctionDecl *Def = userCallee(CE, Api);
+    unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      if (I < Offset)
+        continue;
+      unsigned P = I - Offset;
+      if (P >= FD->getNumParams()) {
+        escape(CE->getArg(I)); // variadic
+        continue;
+      }
+      QualType PT = FD->getParamDecl(P)->getType();
+      // By value or by const reference the callee cannot rebind the
+      // caller's tensor; a module handle by value shares the module.
+      bool MayModify =
+          (PT->isReferenceType() &&
+           !PT.getNonReferenceType().isConstQualified()) ||
+          PT->isPointerType() || Api.isModuleHandleType(PT) ||
+          PT->isDependentType();
+      if (MayModify && Def && P < Def->getNumParams() &&
+          !mayChangeParam(Def, Def->getParamDecl(P), Api))
+        MayModify = false;
+      // A module handle given to code the analysis does not follow
+      // (vector::push_back, say) may be copied, and the copy moved later.
+      if (!Def && Api.isModuleHandleType(CE->getArg(I)->getType()))
+        MayModify = true;
+      if (MayModify && !(isa<CXXOperatorCallExpr>(CE) && I == 0))
+        escape(CE->getArg(I));
+    }
+    return true;
+  }
+
+private:
+  void escape(const Expr *E) {
+    if (const ValueDecl *D = referencedVar(E))
+      Out.Escaped.insert(D);
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(strip(E)))
+      if (const ValueDecl *D = referencedVar(ME->getBase()))
+        Out.Escaped.insert(D);
+    // `&*model`, `*model`: the handle behind the dereference.
+    if (const ValueDecl *D = objectVar(E))
+      Out.Escaped.insert(D);
+  }
+  BodyFacts &Out;
+  const ApiModel &Api;
+  llvm::DenseSet<const CXXConstructExpr *> ArgCopies;
+};
+
+// Parameters a body changes in place: assigned, moved, set_data'd, or the
+// object of a user method that may change it. A module handle parameter
+// also counts as changed when it is used in any way but as the object of a
+// call that keeps it, or as an argument that the callee keeps: a copy of a
+// handle shares the module, and whoever holds the copy may move it later.
+class ChangeScanner : public RecursiveASTVisitor<ChangeScanner> {
+public:
+  ChangeScanner(llvm::DenseSet<const ParmVarDecl *> &Changed,
+                const ApiModel &Api)
+      : Changed(Changed), Api(Api) {}
+
+  bool shouldVisitLambdaBody() const { return false; }
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      mark(BO->getLHS());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OCE) {
+    if (OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2)
+      mark(OCE->getArg(0));
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
+    const CXXMethodDecl *MD = MCE->getMethodDecl();
+    if (!MD)
+      return true;
+    const Expr *Obj = MCE->getImplicitObjectArgument();
+    bool Rebinds = Api.isTensorClass(MD->getParent()) && MD->getIdentifier() &&
+                   (MD->getName() == "set_" || MD->getName() == "set_data" ||
+                    MD->getName() == "swap");
+    if (Rebinds || Api.isModuleMove(MD) || mayChangeObject(MD, Api))
+      mark(Obj);
+    else
+      keep(Obj);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD)
+      return true;
+    bool IsApi = Api.isApiFunction(FD) &&
+                 !(FD->getIdentifier() && FD->getName() == "load");
+    const FunctionDecl *Def = IsApi ? nullptr : userCallee(CE, Api);
+    unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      if (IsApi)
+        keep(CE->getArg(I));
+      else if (Def && I >= Offset && I - Offset < Def->getNumParams() &&
+               !mayChangeParam(Def, Def->getParamDecl(I - Offset), Api))
+        keep(CE->getArg(I));
+    }
+    return true;
+  }
+  // A lambda that captures a module handle may move it whenever it runs.
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    for (const LambdaCapture &C : LE->captures())
+      if (C.capturesVariable())
+        if (const auto *P = dyn_cast<ParmVarDecl>(C.getCapturedVar());
+            P && Api.isModuleHandleType(P->getType()))
+          Changed.insert(P);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+        P && Api.isModuleHandleType(P->getType()))
+      HandleUses.push_back(DRE);
+    return true;
+  }
+
+  /// Call after the traversal.
+  void finish() {
+    for (const DeclRefExpr *DRE : HandleUses)
+      if (!Kept.contains(DRE))
+        Changed.insert(cast<ParmVarDecl>(DRE->getDecl()));
+  }
+
+private:
+  void mark(const Expr *E) {
+    E = strip(E);
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
+      E = ME->getBase();
+    if (const auto *P = dyn_cast_or_null<ParmVarDecl>(objectVar(E)))
+      Changed.insert(P);
+  }
+  // A use that leaves the object as it is: model->parameters(), model(x),
+  // torch::save(model, path).
+  void keep(const Expr *E) {
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(throughDeref(E)))
+      Kept.insert(DRE);
+  }
+  llvm::DenseSet<const ParmVarDecl *> &Changed;
+  const ApiModel &Api;
+  llvm::SmallVector<const DeclRefExpr *, 8> HandleUses;
+  llvm::DenseSet<const DeclRefExpr *> Kept;
+};
+
+// Does a method body move its object or a module member of it, or hand
+// either to code that might (`this` as an argument, a captured `this`, a
+// member module passed on or reassigned)?
+class ThisScanner : public RecursiveASTVisitor<ThisScanner> {
+public:
+  explicit ThisScanner(const ApiModel &Api) : Api(Api) {}
+  bool Changes = false;
+
+  bool shouldVisitLambdaBody() const { return false; }
+
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
+    const CXXMethodDecl *MD = MCE->getMethodDecl();
+    const Expr *Obj = MCE->getImplicitObjectArgument();
+    if (MD && (isThis(Obj) || isModuleField(Obj)) &&
+        (Api.isModuleMove(MD) || mayChangeObject(MD, Api)))
+      Changes = true;
+    return !Changes;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    // Dereferencing a member handle (fc->, *fc) changes nothing.
+    if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE);
+        OCE && (OCE->getOperator() == OO_Arrow ||
+                OCE->getOperator() == OO_Star) && OCE->getNumArgs() == 1)
+      return true;
+    bool IsApi = FD && Api.isApiFunction(FD) &&
+                 !(FD->getIdentifier() && FD->getName() == "load");
+    for (const Expr *Arg : CE->arguments())
+      if (isThis(Arg) || (!IsApi && isModuleField(Arg)))
+        Changes = true;
+    return !Changes;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp() && isModuleField(BO->getLHS()))
+      Changes = true;
+    return !Changes;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OCE) {
+    if (OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2 &&
+        (isThis(OCE->getArg(0)) || isModuleField(OCE->getArg(0))))
+      Changes = true;
+    return !Changes;
+  }
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    for (const LambdaCapture &C : LE->captures())
+      if (C.capturesThis())
+        Changes = true;
+    return !Changes;
+  }
+
+private:
+  static bool isThis(const Expr *E) {
+    return isa_and_nonnull<CXXThisExpr>(throughDeref(E));
+  }
+  // A module member of this, possibly behind its handle: fc in fc->to().
+  bool isModuleField(const Expr *E) const {
+    const auto *ME = dyn_cast_or_null<MemberExpr>(throughDeref(E));
+    return ME && isThis(ME->getBase()) && Api.isModuleHandleType(ME->getType());
+  }
+  const ApiModel &Api;
+};
+
+// Per function and API configuration: the parameters it may change, or
+// nullopt while that is being computed (a recursive call).
+using ChangedParams = std::optional<llvm::DenseSet<const ParmVarDecl *>>;
+
+struct EscapeCache {
+  std::map<std::pair<const FunctionDecl *, std::string>, ChangedParams> Changed;
+  // Per method: may it change its object? nullopt while computed.
+  std::map<std::pair<const FunctionDecl *, std::string>, std::optional<bool>>
+      ChangesThis;
+  unsigned Depth = 0;
+};
+
+EscapeCache &escapeCache() {
+  thread_local EscapeCache C;
+  return C;
+}
+
+// Beyond this many nested callees the answer is "may change".
+constexpr unsigned MaxSummaryDepth = 8;
+
+} // namespace
+
+BodyFacts scanBody(const Stmt *Body, const ApiModel &Api) {
+  BodyFacts Out;
+  EscapeScanner(Out, Api).TraverseStmt(const_cast<Stmt *>(Body));
+  return Out;
+}
+
+const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD || Api.isApiFunction(FD))
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def || Def->isDependentContext() ||
+      Def->isInvalidDecl() || isa<CXXConstructorDecl, CXXDestructorDecl>(Def))
+    return nullptr;
+  const SourceManager &SM = Def->getASTContext().getSourceManager();
+  SourceLocation Loc = Def->getLocation();
+  if (Loc.isInvalid() || SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
+    return nullptr;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+      MD && MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
+      !MD->getParent()->hasAttr<FinalAttr>()) {
+    // Only a qualified call (Base::f()) is bound to this definition.
+    const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE);
+    const auto *ME =
+        MCE ? dyn_cast<MemberExpr>(MCE->getCallee()->IgnoreParens()) : nullptr;
+    if (!ME || !ME->hasQualifier())
+      return nullptr;
+  }
+  return Def;
+}
+
+bool mayChangeParam(const FunctionDecl *Def, const ParmVarDecl *Param,
+                    const ApiModel &Api) {
+  EscapeCache &C = escapeCache();
+  auto Key = std::make_pair(Def, Api.configurationKey());
+  if (auto It = C.Changed.find(Key); It != C.Changed.end())
+    return !It->second || It->second->contains(Param);
+  if (C.Depth >= MaxSummaryDepth || !Def->getBody())
+    return true;
+  C.Changed[Key] = std::nullopt; // in progress
+  ++C.Depth;
+  llvm::DenseSet<const ParmVarDecl *> Changed;
+  BodyFacts Facts = scanBody(Def->getBody(), Api);
+  for (const ParmVarDecl *P : Def->parameters())
+    if (Facts.Escaped.contains(P))
+      Changed.insert(P);
+  ChangeScanner Scanner(Changed, Api);
+  Scanner.TraverseStmt(Def->getBody());
+  Scanner.finish();
+  --C.Depth;
+  ChangedParams &Slot = C.Changed[Key];
+  Slot = std::move(Changed);
+  return Slot->contains(Param);
+}
+
+namespace {
+
+bool mayChangeThis(const CXXMethodDecl *MD, const ApiModel &Api) {
+  const FunctionDecl *Def = nullptr;
+  if (!MD->hasBody(Def) || !Def || Def->isDependentContext())
+    return true;
+  const SourceManager &SM = Def->getASTContext().getSourceManager();
+  if (SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())) ||
+      (MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
+       !MD->getParent()->hasAttr<FinalAttr>()))
+    return true; // an override may do anything
+  EscapeCache &C = escapeCache();
+  auto Key = std::make_pair(Def, Api.configurationKey());
+  if (auto It = C.ChangesThis.find(Key); It != C.ChangesThis.end())
+    return !It->second || *It->second;
+  if (C.Depth >= MaxSummaryDepth)
+    return true;
+  C.ChangesThis[Key] = std::nullopt; // in progress
+  ++C.Depth;
+  ThisScanner Scanner(Api);
+  Scanner.TraverseStmt(Def->getBody());
+  --C.Depth;
+  C.ChangesThis[Key] = Scanner.Changes;
+  return Scanner.Changes;
+}
+
+} // namespace
+
+void resetEscapes() {
+  escapeCache().Changed.clear();
+  escapeCache().ChangesThis.clear();
+}
+
+} // namespace clang::tidy::tensor::analysis

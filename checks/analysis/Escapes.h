@@ -1,0 +1,73 @@
+//===--- Escapes.h - What the device/dtype analysis cannot follow ---------===//
+//
+// The flow-insensitive pre-pass of the device/dtype analysis: which
+// variables of a function body escape it (their device or dtype may change
+// where the analysis does not look), which references alias which
+// variables, which loop variables are data-loader batches. And, for the
+// calls the analysis follows into user functions, which parameters a callee
+// may leave on another device or dtype: passing a tensor or module by
+// non-const reference to a helper that only reads it must not make the
+// caller's facts unknown.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOR_TIDY_CHECKS_ANALYSIS_ESCAPES_H
+#define TENSOR_TIDY_CHECKS_ANALYSIS_ESCAPES_H
+
+#include "../ApiModel.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::tensor::analysis {
+
+/// E without parentheses, implicit casts, temporaries, functional casts and
+/// copy or move constructions: the value as the user wrote it.
+const Expr *strip(const Expr *E);
+/// The variable E names (through strip), or null.
+const ValueDecl *referencedVar(const Expr *E);
+/// E without the dereferences of a handle: `model` for model->, *model and
+/// (*model); for a module holder or smart pointer, the module's handle.
+const Expr *throughDeref(const Expr *E);
+/// The variable behind an object expression: referencedVar(throughDeref(E)).
+const ValueDecl *objectVar(const Expr *E);
+
+/// The pre-pass facts of one function body.
+struct BodyFacts {
+  /// Variables whose address is taken, that are captured by reference,
+  /// bound to a non-const reference, or passed where the callee may change
+  /// them: their facts are unknown everywhere in the body.
+  llvm::DenseSet<const ValueDecl *> Escaped;
+  /// Const references initialised from a variable: reference -> variable.
+  llvm::DenseMap<const ValueDecl *, const ValueDecl *> Aliases;
+  /// `for (auto &batch : *loader)`: batches straight from a data loader.
+  llvm::DenseSet<const ValueDecl *> BatchVars;
+};
+
+/// Scans \p Body (lambda bodies excluded: they are functions of their own).
+BodyFacts scanBody(const Stmt *Body, const ApiModel &Api);
+
+/// The definition a call runs when the analysis may follow it: a function,
+/// or a non-virtual (or final) method, declared outside system headers and
+/// outside the tensor API, with a body, that is no template pattern (an
+/// instantiation is fine). Null for anything else.
+const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api);
+
+/// May a call to \p Def leave what its parameter \p Param refers to (a
+/// reference, pointer or module handle parameter) on another device or
+/// dtype, or rebind it? True when the parameter escapes in \p Def (by the
+/// rules of scanBody, applied to Def's own callees in turn), is assigned,
+/// or is the object of a module move (`to`, `cuda`, `half`...), of a
+/// tensor's `set_`/`set_data`/`swap`, or of a non-const method of user
+/// code. Conservatively true for recursive calls. Cached per translation
+/// unit and thread.
+bool mayChangeParam(const FunctionDecl *Def, const ParmVarDecl *Param,
+                    const ApiModel &Api);
+
+/// Forgets the cache of mayChangeParam (at the start of each translation
+/// unit).
+void resetEscapes();
+
+} // namespace clang::tidy::tensor::analysis
+
+#endif // TENSOR_TIDY_CHECKS_ANALYSIS_ESCAPES_H
