@@ -45,6 +45,23 @@ private:
   std::vector<const FunctionDecl *> &Out;
 };
 
+// Does user code call set_default_dtype? Then a factory's default float
+// dtype depends on when it runs.
+class DefaultDTypeChange : public RecursiveASTVisitor<DefaultDTypeChange> {
+public:
+  explicit DefaultDTypeChange(const ApiModel &Api) : Api(Api) {}
+  bool Found = false;
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    Found |= FD && FD->getIdentifier() &&
+             FD->getName() == "set_default_dtype" && Api.isApiFunction(FD);
+    return !Found;
+  }
+
+private:
+  const ApiModel &Api;
+};
+
 // Function definitions written in user code, in declaration order.
 void collectFunctions(const DeclContext *DC, const SourceManager &SM,
                       std::vector<const FunctionDecl *> &Out) {
@@ -95,6 +112,11 @@ void SiteCheck::check(const MatchFinder::MatchResult &Result) {
   collectFunctions(TU, *Result.SourceManager, Functions);
   llvm::SetVector<const FunctionDecl *> Unique(Functions.begin(),
                                                Functions.end());
+  DefaultDTypeChange Change(Api);
+  for (const FunctionDecl *Fn : Unique)
+    if (!Change.Found && Fn->hasBody())
+      Change.TraverseStmt(Fn->getBody());
+  DeviceDtypeAnalysis::setDefaultFloatKnown(!Change.Found);
   // First what each function proves on its own, then what the calls into
   // user code prove with the callers' facts (reported there if not yet).
   for (const FunctionDecl *Fn : Unique) {

@@ -110,6 +110,21 @@ struct Options {
   Origin At;
 };
 
+struct Cache {
+  // (function, API configuration, context) -> facts; null while analysed.
+  std::map<std::tuple<const FunctionDecl *, std::string, std::string>,
+           std::unique_ptr<FunctionFacts>>
+      Facts;
+  unsigned Depth = 0;    // analyses in progress, nested
+  unsigned Contexts = 0; // analyses with a context so far
+  bool DefaultFloatKnown = true;
+};
+
+Cache &cache() {
+  thread_local Cache C;
+  return C;
+}
+
 // The facts of Fn, analysed with Seed bound to its parameters (null: no
 // context), cached under SeedKey. Null on recursion or past the budgets.
 const FunctionFacts *analyzeIn(const FunctionDecl *Fn, ASTContext &Ctx,
@@ -648,7 +663,8 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
     TensorFact R;
     R.Device = DeviceFact::cpu();
     R.Type = K == ApiModel::FactoryKind::DefaultFloat
-                 ? DTypeFact::known(DType::Float32)
+                 ? (cache().DefaultFloatKnown ? DTypeFact::known(DType::Float32)
+                                              : DTypeFact::unknown())
                  : K == ApiModel::FactoryKind::Long
                        ? DTypeFact::known(DType::Int64)
                        : DTypeFact::unknown();
@@ -1265,22 +1281,9 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
 }
 
 //===----------------------------------------------------------------------===//
-// The per-TU cache.
+// The per-TU cache (declared at the top).
 //===----------------------------------------------------------------------===//
 
-struct Cache {
-  // (function, API configuration, context) -> facts; null while analysed.
-  std::map<std::tuple<const FunctionDecl *, std::string, std::string>,
-           std::unique_ptr<FunctionFacts>>
-      Facts;
-  unsigned Depth = 0;    // analyses in progress, nested
-  unsigned Contexts = 0; // analyses with a context so far
-};
-
-Cache &cache() {
-  thread_local Cache C;
-  return C;
-}
 
 const FunctionFacts *analyzeIn(const FunctionDecl *Fn, ASTContext &Ctx,
                                const ApiModel &Api, const Env *Seed,
@@ -1317,7 +1320,14 @@ const FunctionFacts &DeviceDtypeAnalysis::analyze(const FunctionDecl *Fn,
 void DeviceDtypeAnalysis::reset() {
   cache().Facts.clear();
   cache().Contexts = 0;
+  cache().DefaultFloatKnown = true;
   analysis::resetEscapes();
+}
+
+void DeviceDtypeAnalysis::setDefaultFloatKnown(bool Known) {
+  if (cache().DefaultFloatKnown != Known)
+    cache().Facts.clear();
+  cache().DefaultFloatKnown = Known;
 }
 
 } // namespace clang::tidy::tensor

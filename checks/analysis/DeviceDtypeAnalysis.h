@@ -94,6 +94,10 @@ public:
                                       const ApiModel &Api);
   /// Forget everything: called at the start of each translation unit.
   static void reset();
+  /// Whether factories without a dtype give float32 in this translation
+  /// unit: false when it calls set_default_dtype anywhere (the default is
+  /// process state the analysis does not follow). True after reset().
+  static void setDefaultFloatKnown(bool Known);
 
   /// Block visits allowed per CFG block before the analysis gives up.
   static constexpr unsigned MaxVisitsPerBlock = 8;
