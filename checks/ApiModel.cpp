@@ -14,10 +14,12 @@ namespace {
 constexpr llvm::StringLiteral BuiltinTensorClasses[] = {
     "::at::TensorBase", "::at::Tensor", "::tt::Tensor"};
 
-// torch::nn::Module (torch/nn/module.h) and tt::nn::Module: their `to()` moves
-// parameters in place, so a discarded result is correct there.
-constexpr llvm::StringLiteral BuiltinModuleClasses[] = {"::torch::nn::Module",
-                                                        "::tt::nn::Module"};
+// torch::nn::Module (torch/nn/module.h), TorchScript's torch::jit::Module
+// (torch/csrc/jit/api/module.h, also spelled torch::jit::script::Module) and
+// tt::nn::Module: their `to()` moves parameters in place, so a discarded
+// result is correct there.
+constexpr llvm::StringLiteral BuiltinModuleClasses[] = {
+    "::torch::nn::Module", "::torch::jit::Module", "::tt::nn::Module"};
 
 // Data-loader batches: LibTorch's torch::data::Example and tt's, whose
 // `data` and `target` come back on the cpu, as in PyTorch.
@@ -223,6 +225,10 @@ bool ApiModel::isTensorOptionsClass(const CXXRecordDecl *RD) const {
   return RD && nameListed(RD, {"::c10::TensorOptions", "::tt::TensorOptions"});
 }
 
+bool ApiModel::isIValueClass(const CXXRecordDecl *RD) const {
+  return RD && nameListed(RD, {"::c10::IValue"});
+}
+
 bool ApiModel::isModuleHolder(const CXXRecordDecl *RD) const {
   return sameOrDerivedFromListed(RD, {"::torch::nn::ModuleHolder"});
 }
@@ -281,6 +287,26 @@ bool ApiModel::isBuiltinModule(const CXXRecordDecl *RD) const {
   const auto *Top = dyn_cast<NamespaceDecl>(NN->getParent());
   return Top && Top->getIdentifier() &&
          (Top->getName() == "torch" || Top->getName() == "tt");
+}
+
+// The built-in layers that own parameters (torch/nn/modules/*.h, tt's
+// nn/modules.h). The others (losses, activations, pooling, dropout) hold no
+// tensor and run on whatever device their input is on; containers hold
+// whatever they were given.
+constexpr llvm::StringLiteral ParameterizedModules[] = {
+    "LinearImpl", "BilinearImpl", "Conv1dImpl", "Conv2dImpl", "Conv3dImpl",
+    "ConvTranspose1dImpl", "ConvTranspose2dImpl", "ConvTranspose3dImpl",
+    "BatchNorm1dImpl", "BatchNorm2dImpl", "BatchNorm3dImpl", "LayerNormImpl",
+    "GroupNormImpl", "EmbeddingImpl", "EmbeddingBagImpl", "LSTMImpl",
+    "GRUImpl", "RNNImpl", "LSTMCellImpl", "GRUCellImpl", "RNNCellImpl",
+    "MultiheadAttentionImpl", "PReLUImpl", "TransformerImpl",
+    "TransformerEncoderLayerImpl", "TransformerDecoderLayerImpl",
+    // tt
+    "Linear"};
+
+bool ApiModel::isParameterizedBuiltinModule(const CXXRecordDecl *RD) const {
+  return isBuiltinModule(RD) && RD->getIdentifier() &&
+         listed(ParameterizedModules, RD->getName());
 }
 
 bool ApiModel::isBatchClass(const CXXRecordDecl *RD) const {

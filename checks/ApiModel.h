@@ -60,6 +60,9 @@ public:
   bool isScalarTypeEnum(const EnumDecl *ED) const;
   /// c10::TensorOptions / tt::TensorOptions.
   bool isTensorOptionsClass(const CXXRecordDecl *RD) const;
+  /// c10::IValue, the boxed value TorchScript modules take and return
+  /// (`module.forward({x}).toTensor()`).
+  bool isIValueClass(const CXXRecordDecl *RD) const;
   /// torch::nn::ModuleHolder<T> (what TORCH_MODULE declares): a shared
   /// handle whose `->` and `()` reach the module.
   bool isModuleHolder(const CXXRecordDecl *RD) const;
@@ -73,6 +76,10 @@ public:
   /// ...): created with its parameters on the cpu in float32. A user-defined
   /// module's constructor may put them anywhere.
   bool isBuiltinModule(const CXXRecordDecl *RD) const;
+  /// A built-in layer that owns parameters (Linear, Conv2d, LSTM, ...): it
+  /// starts on the cpu in float32. Losses, activations and other layers
+  /// without parameters run wherever their input is.
+  bool isParameterizedBuiltinModule(const CXXRecordDecl *RD) const;
   /// torch::data::Example and other batches with cpu `data`/`target`.
   bool isBatchClass(const CXXRecordDecl *RD) const;
   /// A data loader whose iteration yields batches on the cpu:

@@ -594,6 +594,13 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
 
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
+    // module.forward({x}).toTensor(): a TorchScript module's output.
+    if (MD && MD->getIdentifier() && MD->getName() == "toTensor" &&
+        Api.isIValueClass(MD->getParent()))
+      if (const auto *Inner =
+              dyn_cast<CallExpr>(strip(MCE->getImplicitObjectArgument()));
+          Inner && isModuleCall(Inner, ModuleE, Input))
+        return evalCall(Inner);
     if (!MD || !Api.isTensorClass(MD->getParent()))
       return TensorFact::unknown();
     TensorFact Self = evalTensor(MCE->getImplicitObjectArgument());
@@ -821,6 +828,17 @@ bool FunctionAnalyzer::isModuleCall(const CallExpr *CE, const Expr *&ModuleE,
     for (unsigned I = From; I < CE->getNumArgs(); ++I)
       if (isTensorExpr(CE->getArg(I)))
         return CE->getArg(I);
+    // TorchScript's forward(std::vector<IValue>), called as forward({x}).
+    if (From < CE->getNumArgs())
+      for (const Expr *El : listElements(CE->getArg(From))) {
+        El = strip(El);
+        const auto *IV = dyn_cast<CXXConstructExpr>(El);
+        if (IV && Api.isIValueClass(IV->getConstructor()->getParent()))
+          if (auto Args = writtenArgs(IV); Args.size() == 1)
+            El = strip(Args[0]);
+        if (isTensorExpr(El))
+          return El;
+      }
     return nullptr;
   };
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
@@ -848,11 +866,12 @@ bool FunctionAnalyzer::isModuleCall(const CallExpr *CE, const Expr *&ModuleE,
 // Transfer.
 //===----------------------------------------------------------------------===//
 
-// A module created here: LibTorch and tt modules start with their
-// parameters on the cpu in float32. A user-defined module's constructor may
-// create them anywhere, so it starts unknown.
+// A module created here: LibTorch and tt layers with parameters start with
+// them on the cpu in float32. A user-defined module's constructor may create
+// them anywhere, and a layer without parameters (a loss, an activation) has
+// no device of its own, so those start unknown.
 ModuleFact freshModule(const ApiModel &Api, const VarDecl *VD) {
-  if (!Api.isBuiltinModule(Api.moduleBehind(VD->getType())))
+  if (!Api.isParameterizedBuiltinModule(Api.moduleBehind(VD->getType())))
     return ModuleFact::unknown();
   ModuleFact M;
   M.Device = DeviceFact::cpu();

@@ -64,3 +64,12 @@ void escaped(torch::Device device) {
   helper(model);                                   // shares the module: may move it
   model->forward(torch::ones({1, 784}));
 }
+
+void parameterless_modules(torch::Device device) {
+  torch::nn::CrossEntropyLoss criterion;           // a loss holds no tensor:
+  auto out = torch::ones({8, 10}).to(device);      // it runs where its input is
+  auto target = torch::zeros({8}, torch::kLong).to(device);
+  auto loss = criterion(out, target);
+  auto again = criterion->forward(out, target);
+  (void)loss, (void)again;
+}

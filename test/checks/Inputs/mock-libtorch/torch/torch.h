@@ -255,6 +255,11 @@ struct LinearImpl : Module {
 };
 TORCH_MODULE(Linear);
 
+struct CrossEntropyLossImpl : Module {
+  Tensor forward(const Tensor &input, const Tensor &target);
+};
+TORCH_MODULE(CrossEntropyLoss);
+
 namespace functional {
 Tensor mse_loss(const Tensor &input, const Tensor &target);
 Tensor cross_entropy(const Tensor &input, const Tensor &target);

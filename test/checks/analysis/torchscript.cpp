@@ -1,0 +1,44 @@
+// REQUIRES: libtorch
+// RUN: %check_tidy %s tensor-mixed-device,tensor-unmoved-input,tensor-mixed-dtype %t -- -- %libtorch
+
+// TorchScript inference: torch::jit::Module moves in place like nn modules,
+// its forward({x}) takes the input boxed in IValues and .toTensor() unboxes
+// the output. A module loaded from a file is wherever it was saved; inputs
+// gathered in a vector are not followed.
+#include <torch/script.h>
+#include <vector>
+
+int bug() {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  torch::jit::script::Module module = torch::jit::load("model.pt");
+  module.to(device);
+  module.eval();
+  auto input = torch::rand({1, 3, 224, 224});
+  auto output = module.forward({input}).toTensor();
+  // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: input 'input' is on cpu but 'module' is on 'device' [tensor-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE-3]]:16: note: 'input' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE-6]]:10: note: 'module' was moved to 'device' here
+  // CHECK-FIXES: {{^}}  auto output = module.forward({input.to(device)}).toTensor();{{$}}
+  auto labels = torch::zeros({1}, torch::kLong);
+  auto correct = output.argmax(1).eq(labels).sum();
+  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: 'eq' combines tensors on different devices: 'output.argmax(1)' is on 'device' and 'labels' is on cpu [tensor-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-11]]:10: note: 'output.argmax(1)' is on 'device': output of a module placed here
+  // CHECK-MESSAGES: :[[@LINE-4]]:17: note: 'labels' is on cpu: created here
+  return correct.item<int>();
+}
+
+int clean() {
+  torch::Device device(torch::kCUDA);
+  torch::jit::Module module = torch::jit::load("model.pt");
+  module.to(device);
+  auto input = torch::rand({1, 3, 224, 224}).to(device);
+  auto output = module.forward({input}).toTensor();
+  std::vector<torch::jit::IValue> inputs;
+  inputs.push_back(torch::rand({1, 3, 224, 224}));
+  auto out2 = module.forward(inputs).toTensor();
+  torch::jit::Module loaded = torch::jit::load("model.pt");
+  auto out3 = loaded.forward({torch::rand({1, 3, 224, 224})}).toTensor();
+  module.to(torch::kHalf);
+  auto out4 = module.forward({torch::rand({1, 3, 224, 224}, torch::kHalf).to(device)}).toTensor();
+  return (output.sum() + out2.sum() + out3.sum() + out4.sum()).item<int>();
+}
