@@ -113,8 +113,8 @@ torch::Tensor smoothed_cross_entropy(torch::Tensor predictions, const torch::Ten
   return torch::nll_loss(log_probs, targets) * (1.0 - smoothing) - log_probs.mean() * smoothing;
 }
 
-// The counting itself, out of the template (the checks do not judge
-// templates): cpu `total` plus the batch's totals on the device.
+// The counting itself, in a helper: a cpu `seen` plus the batch's totals on
+// the device, then added to per_class_accuracy's `total` on the device.
 void count(torch::Tensor& correct, torch::Tensor& total, const torch::Tensor& predicted, const torch::Tensor& target,
            const torch::Device& device) {
   const torch::Tensor classes = torch::arange(10).to(device);
@@ -123,7 +123,7 @@ void count(torch::Tensor& correct, torch::Tensor& total, const torch::Tensor& pr
   correct += is_class.mul(predicted.eq(labels).unsqueeze(1)).sum(0);
   torch::Tensor seen = torch::zeros({10});
   seen += is_class.sum(0); // BUG(tensor-mixed-device): torch::zeros({10}, device)
-  total += seen;  // with `total` on the device, a second mixed-device add the checks cannot see: `total` is a parameter
+  total += seen; // BUG(tensor-mixed-device): the same fix (seen as per_class_accuracy calls it)
 }
 
 template <typename Loader>
