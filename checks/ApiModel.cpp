@@ -76,6 +76,11 @@ constexpr llvm::StringLiteral ElementwiseNames[] = {
     "softmax", "log_softmax", "sin", "cos", "gelu", "silu", "leaky_relu",
     "dropout", "masked_fill", "fill_", "zero_", "requires_grad_", "exp_",
     "relu_", "clamp_", "sigmoid_", "tanh_"};
+// Methods and functions whose result has their operand's number of
+// dimensions without being element-wise (a permutation, a copy).
+constexpr llvm::StringLiteral RankKeepingNames[] = {
+    "permute", "transpose", "contiguous", "clone", "detach", "flip",
+    "narrow", "index_select", "roll"};
 constexpr llvm::StringLiteral ReductionNames[] = {"sum", "mean", "max",
                                                   "min", "prod", "norm"};
 
@@ -225,9 +230,14 @@ bool ApiModel::isTensorOptionsClass(const CXXRecordDecl *RD) const {
   return RD && nameListed(RD, {"::c10::TensorOptions", "::tt::TensorOptions"});
 }
 
+bool ApiModel::isScriptModule(const CXXRecordDecl *RD) const {
+  return RD && nameListed(RD, {"::torch::jit::Module"});
+}
+
 bool ApiModel::isIValueClass(const CXXRecordDecl *RD) const {
   return RD && nameListed(RD, {"::c10::IValue"});
 }
+
 
 bool ApiModel::isModuleHolder(const CXXRecordDecl *RD) const {
   return sameOrDerivedFromListed(RD, {"::torch::nn::ModuleHolder"});
@@ -243,6 +253,17 @@ const CXXRecordDecl *onlyTypeArgument(const CXXRecordDecl *RD) {
   return Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
 }
 } // namespace
+
+bool ApiModel::isInputVector(QualType T) const {
+  if (T.isNull() || T->isReferenceType())
+    return false;
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getCanonicalType()->getAsCXXRecordDecl());
+  if (!Spec || !nameListed(Spec, {"::std::vector"}))
+    return false;
+  const CXXRecordDecl *Element = onlyTypeArgument(Spec);
+  return Element && (isIValueClass(Element) || isTensorClass(Element));
+}
 
 const CXXRecordDecl *ApiModel::moduleBehind(QualType T) const {
   if (T.isNull())
@@ -331,8 +352,8 @@ bool ApiModel::isBatchTensorField(const FieldDecl *FD) const {
 bool ApiModel::keepsDType(llvm::StringRef Name) const {
   return listed(KeepsDTypeNames, Name);
 }
-bool ApiModel::isElementwise(llvm::StringRef Name) const {
-  return listed(ElementwiseNames, Name);
+bool ApiModel::keepsRank(llvm::StringRef Name) const {
+  return listed(ElementwiseNames, Name) || listed(RankKeepingNames, Name);
 }
 bool ApiModel::isReduction(llvm::StringRef Name) const {
   return listed(ReductionNames, Name);

@@ -63,6 +63,12 @@ public:
   /// c10::IValue, the boxed value TorchScript modules take and return
   /// (`module.forward({x}).toTensor()`).
   bool isIValueClass(const CXXRecordDecl *RD) const;
+  /// torch::jit::Module: a TorchScript module, whose forward may take any
+  /// inputs, 0-dim cpu tensors included.
+  bool isScriptModule(const CXXRecordDecl *RD) const;
+  /// std::vector<IValue> or std::vector<Tensor>: the inputs a TorchScript
+  /// module's forward() takes, filled with push_back.
+  bool isInputVector(QualType T) const;
   /// torch::nn::ModuleHolder<T> (what TORCH_MODULE declares): a shared
   /// handle whose `->` and `()` reach the module.
   bool isModuleHolder(const CXXRecordDecl *RD) const;
@@ -118,10 +124,11 @@ public:
   /// A batch member that holds a tensor from the loader: data, target.
   bool isBatchTensorField(const FieldDecl *FD) const;
   /// Tensor methods and functions by what they keep of their tensor:
-  /// the dtype (views, activations, ...), the shape (element-wise ops), or
-  /// nothing but a 0-dim result when called without a dim (reductions).
+  /// the dtype (views, activations, ...), the number of dimensions
+  /// (element-wise ops, permute, clone, ...), or nothing but a 0-dim result
+  /// when called without a dim (reductions).
   bool keepsDType(llvm::StringRef Name) const;
-  bool isElementwise(llvm::StringRef Name) const;
+  bool keepsRank(llvm::StringRef Name) const;
   bool isReduction(llvm::StringRef Name) const;
 
   /// Identifies this configuration: checks whose models agree share one

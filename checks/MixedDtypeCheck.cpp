@@ -1,6 +1,7 @@
 //===--- MixedDtypeCheck.cpp - tensor-mixed-dtype -------------------------===//
 
 #include "MixedDtypeCheck.h"
+#include "analysis/Escapes.h"
 #include "clang/AST/ASTContext.h"
 
 namespace clang::tidy::tensor {
@@ -16,6 +17,13 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
   if (S.K == Site::ModuleCall) {
     const Operand &In = S.Operands.front();
     if (!floatingAndDifferent(S.Module.Type, In.Fact.Type))
+      return false;
+    // A TorchScript module's code is not seen: it may cast its input. A
+    // module whose forward converts its input expects any dtype.
+    const CXXRecordDecl *ModuleClass =
+        Api.moduleBehind(analysis::throughDeref(S.ModuleExpr)->getType());
+    if (Api.isScriptModule(ModuleClass) ||
+        analysis::forwardConvertsInput(ModuleClass, Api))
       return false;
     diag(SM.getExpansionLoc(In.E->getBeginLoc()),
          "input %0 is %1 but %2 has %3 parameters; modules do not promote "

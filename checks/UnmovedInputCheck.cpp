@@ -1,6 +1,7 @@
 //===--- UnmovedInputCheck.cpp - tensor-unmoved-input ---------------------===//
 
 #include "UnmovedInputCheck.h"
+#include "analysis/Escapes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
@@ -67,6 +68,17 @@ bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
   const Expr *Written = writtenForm(In.E);
   if (!provablyDifferent(S.Module.Device, In.Fact.Device))
     return false;
+  // A TorchScript module runs arbitrary code, which may combine a 0-dim cpu
+  // input (a threshold, a temperature) with tensors on its device, as ATen
+  // allows; an nn layer's input is data with dimensions.
+  const CXXRecordDecl *ModuleClass =
+      Api.moduleBehind(analysis::throughDeref(S.ModuleExpr)->getType());
+  if (Api.isScriptModule(ModuleClass) && In.Fact.Device.isCpu() &&
+      (In.Fact.Dim == -1 || In.Fact.Dim == 0))
+    return false;
+  // A forward that moves its input itself expects it anywhere.
+  if (analysis::forwardConvertsInput(ModuleClass, Api))
+    return false;
   const SourceManager &SM = Ctx.getSourceManager();
   const std::string Module = moduleName(S.ModuleExpr, Ctx);
   {
@@ -76,7 +88,9 @@ bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
              << S.Module.Device.describe();
     const Expr *Dev = S.Module.MoveDeviceArg;
     SourceRange R = Written->getSourceRange();
-    if (Dev && !R.getBegin().isMacroID() && !R.getEnd().isMacroID() &&
+    // Only a tensor can take .to(device): not a vector of inputs.
+    if (Dev && Api.isTensorValueType(Written->getType().getUnqualifiedType()) && !R.getBegin().isMacroID() &&
+        !R.getEnd().isMacroID() &&
         !Dev->getBeginLoc().isMacroID() &&
         usableAnywhereInFunction(Dev, S.Call, S.Function, Ctx)) {
       StringRef DevText = Lexer::getSourceText(

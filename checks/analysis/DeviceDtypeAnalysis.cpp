@@ -174,6 +174,7 @@ private:
   bool isModuleCall(const CallExpr *CE, const Expr *&ModuleE,
                     const Expr *&Input) const;
   const Expr *unwrapArgument(const Expr *E) const;
+  const Expr *unboxed(const Expr *E) const;
   /// Analyses the user function \p Def that \p CE calls, with the facts of
   /// the arguments bound to its parameters when they say anything. Null
   /// when it cannot (recursion, depth or context budget). \p Seeded tells
@@ -628,7 +629,7 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
       R.Type = Self.Type;
       R.TypeOrigin = Self.TypeOrigin;
     }
-    if (MD->getIdentifier() && Api.isElementwise(MD->getName()))
+    if (MD->getIdentifier() && Api.keepsRank(MD->getName()))
       R.Dim = Self.Dim;
     else if (MD->getIdentifier() && Api.isReduction(MD->getName()) &&
              MCE->getNumArgs() == 0)
@@ -751,12 +752,23 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
     }
     if (Any && Api.isApiFunction(FD)) {
       R.Dim = -1;
-      if (Api.isElementwise(FD->getName()) && !Args.empty() && isTensorExpr(Args[0]))
+      if (Api.keepsRank(FD->getName()) && !Args.empty() && isTensorExpr(Args[0]))
         R.Dim = evalTensor(Args[0]).Dim;
       return R;
     }
   }
   return TensorFact::unknown();
+}
+
+// A tensor boxed in an IValue (`{x}` passed to a TorchScript module), as
+// written; anything else as it is.
+const Expr *FunctionAnalyzer::unboxed(const Expr *E) const {
+  E = strip(E);
+  const auto *IV = dyn_cast_or_null<CXXConstructExpr>(E);
+  if (IV && Api.isIValueClass(IV->getConstructor()->getParent()))
+    if (auto Args = writtenArgs(IV); Args.size() == 1)
+      return strip(Args[0]);
+  return E;
 }
 
 // An argument as the user wrote it, through an implicit conversion of a
@@ -828,17 +840,16 @@ bool FunctionAnalyzer::isModuleCall(const CallExpr *CE, const Expr *&ModuleE,
     for (unsigned I = From; I < CE->getNumArgs(); ++I)
       if (isTensorExpr(CE->getArg(I)))
         return CE->getArg(I);
-    // TorchScript's forward(std::vector<IValue>), called as forward({x}).
-    if (From < CE->getNumArgs())
-      for (const Expr *El : listElements(CE->getArg(From))) {
-        El = strip(El);
-        const auto *IV = dyn_cast<CXXConstructExpr>(El);
-        if (IV && Api.isIValueClass(IV->getConstructor()->getParent()))
-          if (auto Args = writtenArgs(IV); Args.size() == 1)
-            El = strip(Args[0]);
-        if (isTensorExpr(El))
-          return El;
-      }
+    // TorchScript's forward(std::vector<IValue>), called as forward({x}),
+    // or with a vector of inputs filled before.
+    if (From < CE->getNumArgs()) {
+      for (const Expr *El : listElements(CE->getArg(From)))
+        if (const Expr *T = unboxed(El); isTensorExpr(T))
+          return T;
+      if (const ValueDecl *V = referencedVar(CE->getArg(From));
+          V && Api.isInputVector(V->getType()))
+        return strip(CE->getArg(From));
+    }
     return nullptr;
   };
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
@@ -899,6 +910,24 @@ void FunctionAnalyzer::declare(const VarDecl *VD) {
     else
       Cur.Modules[VD] =
           Constructed ? freshModule(Api, VD) : ModuleFact::unknown();
+  } else if (Api.isInputVector(T)) {
+    // The inputs of a TorchScript call: what was put in (a fact with no
+    // device while empty), unknown once it is changed any other way.
+    TensorFact In;
+    const auto *CE = dyn_cast_or_null<CXXConstructExpr>(strip(Init));
+    if (!CE || !writtenArgs(CE).empty() || CE->isListInitialization()) {
+      In = TensorFact::unknown();
+      if (Init) {
+        bool First = true;
+        for (const Expr *El : listElements(Init)) {
+          const Expr *T = unboxed(El);
+          TensorFact F = isTensorExpr(T) ? evalTensor(T) : TensorFact::unknown();
+          In = First ? F : join(In, F);
+          First = false;
+        }
+      }
+    }
+    Cur.Tensors[{VD, nullptr}] = In;
   } else if (isDeviceLike(Api, T)) {
     DeviceFact D = Init ? evalDevice(Init) : DeviceFact::unknown();
     if (D.Kind == FactKind::Unknown)
@@ -1025,6 +1054,20 @@ void FunctionAnalyzer::visit(const Stmt *S) {
   }
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(S)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
+    if (const ValueDecl *V = referencedVar(MCE->getImplicitObjectArgument());
+        V && MD && Api.isInputVector(V->getType())) {
+      TensorFact &In = Cur.Tensors[{resolveAlias(V), nullptr}];
+      if (MD->isConst())
+        return;
+      const Expr *T = MCE->getNumArgs() == 1 ? unboxed(MCE->getArg(0)) : nullptr;
+      if (MD->getIdentifier() &&
+          (MD->getName() == "push_back" || MD->getName() == "emplace_back") &&
+          isTensorExpr(T))
+        In = In.reached() ? join(In, evalTensor(T)) : evalTensor(T);
+      else
+        In = TensorFact::unknown();
+      return;
+    }
     if (!Api.isModuleMove(MD))
       return;
     const ValueDecl *D = moduleVar(MCE->getImplicitObjectArgument());

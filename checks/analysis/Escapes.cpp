@@ -500,6 +500,51 @@ bool mayChangeThis(const CXXMethodDecl *MD, const ApiModel &Api) {
 
 } // namespace
 
+bool forwardConvertsInput(const CXXRecordDecl *Module, const ApiModel &Api) {
+  if (!Module || !Module->hasDefinition())
+    return false;
+  ASTContext &Ctx = Module->getASTContext();
+  for (const NamedDecl *ND : Module->lookup(&Ctx.Idents.get("forward"))) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(ND->getAsFunction());
+    const FunctionDecl *Def = nullptr;
+    if (!MD || !MD->hasBody(Def) || !Def)
+      continue;
+    const ParmVarDecl *Input = nullptr;
+    for (const ParmVarDecl *P : Def->parameters())
+      if (Api.isTensorValueType(
+              P->getType().getNonReferenceType().getUnqualifiedType())) {
+        Input = P;
+        break;
+      }
+    if (!Input)
+      continue;
+    class Finder : public RecursiveASTVisitor<Finder> {
+    public:
+      Finder(const ParmVarDecl *Input, const ApiModel &Api)
+          : Input(Input), Api(Api) {}
+      bool Found = false;
+      bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
+        if (!Api.isOutOfPlaceConversion(MCE->getMethodDecl()))
+          return true;
+        // x.to(d), x.flatten(1).to(d): down the chain of tensor methods.
+        const Expr *Obj = MCE->getImplicitObjectArgument();
+        while (const auto *Inner = dyn_cast_or_null<CXXMemberCallExpr>(strip(Obj)))
+          Obj = Inner->getImplicitObjectArgument();
+        Found |= referencedVar(Obj) == Input;
+        return !Found;
+      }
+
+    private:
+      const ParmVarDecl *Input;
+      const ApiModel &Api;
+    } F(Input, Api);
+    F.TraverseStmt(Def->getBody());
+    if (F.Found)
+      return true;
+  }
+  return false;
+}
+
 void resetEscapes() {
   escapeCache().Changed.clear();
   escapeCache().ChangesThis.clear();

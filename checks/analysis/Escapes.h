@@ -64,6 +64,12 @@ const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api);
 bool mayChangeParam(const FunctionDecl *Def, const ParmVarDecl *Param,
                     const ApiModel &Api);
 
+/// Does the module class's own forward() convert its input (`x.to(...)`,
+/// `x.cuda()`, `x.half()`, ... on its first tensor parameter, directly or
+/// after other tensor methods)? Then an input on another device or dtype is
+/// what it expects. False when forward has no body here.
+bool forwardConvertsInput(const CXXRecordDecl *Module, const ApiModel &Api);
+
 /// Forgets the cache of mayChangeParam (at the start of each translation
 /// unit).
 void resetEscapes();

@@ -27,6 +27,18 @@ int bug() {
   return correct.item<int>();
 }
 
+// The TorchScript tutorial's shape: inputs gathered in a vector.
+torch::Tensor tutorial(const std::string &path) {
+  torch::jit::script::Module module = torch::jit::load(path);
+  module.to(at::kCUDA);
+  std::vector<torch::jit::IValue> inputs;
+  inputs.push_back(torch::ones({1, 3, 224, 224}));
+  return module.forward(inputs).toTensor();
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: input 'inputs' is on cpu but 'module' is on cuda [tensor-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE-3]]:20: note: 'inputs' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE-6]]:10: note: 'module' was moved to cuda here
+}
+
 int clean() {
   torch::Device device(torch::kCUDA);
   torch::jit::Module module = torch::jit::load("model.pt");
@@ -34,11 +46,22 @@ int clean() {
   auto input = torch::rand({1, 3, 224, 224}).to(device);
   auto output = module.forward({input}).toTensor();
   std::vector<torch::jit::IValue> inputs;
-  inputs.push_back(torch::rand({1, 3, 224, 224}));
+  inputs.push_back(torch::rand({1, 3, 224, 224}).to(device));
   auto out2 = module.forward(inputs).toTensor();
-  torch::jit::Module loaded = torch::jit::load("model.pt");
+  torch::jit::Module loaded = torch::jit::load("model.pt");     // where it was saved
   auto out3 = loaded.forward({torch::rand({1, 3, 224, 224})}).toTensor();
-  module.to(torch::kHalf);
-  auto out4 = module.forward({torch::rand({1, 3, 224, 224}, torch::kHalf).to(device)}).toTensor();
-  return (output.sum() + out2.sum() + out3.sum() + out4.sum()).item<int>();
+  std::vector<torch::jit::IValue> mixed;                         // one input on the
+  mixed.push_back(torch::rand({1, 3, 224, 224}).to(device));     // device, one on the
+  mixed.push_back(torch::rand({1, 3, 224, 224}));                // cpu: not all inputs
+  auto out4 = module.forward(mixed).toTensor();                  // need be on its device
+  std::vector<torch::jit::IValue> refilled;
+  refilled.push_back(torch::rand({1, 3, 224, 224}));
+  refilled.clear();
+  refilled.push_back(torch::rand({1, 3, 224, 224}).to(device));
+  auto out5 = module.forward(refilled).toTensor();
+  auto out6 = module.forward({torch::tensor(0.5)}).toTensor();   // a 0-dim cpu scalar
+  module.to(torch::kHalf);                                       // the script may cast
+  auto out7 = module.forward({torch::rand({1, 3, 224, 224}).to(device)}).toTensor();
+  return (output.sum() + out2.sum() + out3.sum() + out4.sum() + out5.sum() +
+          out6.sum() + out7.sum()).item<int>();
 }

@@ -41,3 +41,15 @@ void paths_disagree(bool c) {
   auto y = fc->forward(b);                    // float32 when !c
   (void)r, (void)y;
 }
+
+struct SelfCastingImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return fc->forward(x.to(torch::kHalf)); }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(SelfCasting);
+
+void forward_casts_its_input() {
+  SelfCasting model;
+  model->to(torch::kHalf);
+  model->forward(torch::ones({1, 4}));             // forward casts it itself
+}

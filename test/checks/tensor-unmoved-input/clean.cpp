@@ -73,3 +73,17 @@ void parameterless_modules(torch::Device device) {
   auto again = criterion->forward(out, target);
   (void)loss, (void)again;
 }
+
+struct SelfPlacingImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    return fc->forward(x.contiguous().to(fc->weight.device()));
+  }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(SelfPlacing);
+
+void forward_moves_its_input(torch::Device device) {
+  SelfPlacing model;
+  model->to(device);
+  model->forward(torch::ones({1, 4}));             // forward moves it itself
+}
