@@ -67,7 +67,8 @@ bool mayChangeThis(const CXXMethodDecl *MD, const ApiModel &Api);
 
 // A method of user code that may change its object: not const, not static,
 // not the tensor API's, not a module's forward (module calls never move the
-// module), and moving or handing out its object or a module member.
+// module), and with a body that moves or hands out its object or a module
+// member.
 bool mayChangeObject(const CXXMethodDecl *MD, const ApiModel &Api) {
   return MD && !MD->isConst() && !MD->isStatic() && !Api.isApiFunction(MD) &&
          !Api.isModuleForward(MD) && mayChangeThis(MD, Api);
@@ -474,15 +475,19 @@ bool mayChangeParam(const FunctionDecl *Def, const ParmVarDecl *Param,
 
 namespace {
 
+// A method whose body is in another translation unit (the usual header and
+// source split: model->decode(z), model->init_weights()) is taken to leave
+// its module where it is: moving a module is what to() and cuda() are for,
+// and a method that does it in a body the analysis cannot see would make
+// every call to any method of a module defined elsewhere unknown. A body
+// that is seen and moves the module counts.
 bool mayChangeThis(const CXXMethodDecl *MD, const ApiModel &Api) {
   const FunctionDecl *Def = nullptr;
   if (!MD->hasBody(Def) || !Def || Def->isDependentContext())
-    return true;
+    return false;
   const SourceManager &SM = Def->getASTContext().getSourceManager();
-  if (SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())) ||
-      (MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
-       !MD->getParent()->hasAttr<FinalAttr>()))
-    return true; // an override may do anything
+  if (SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
+    return false;
   EscapeCache &C = escapeCache();
   auto Key = std::make_pair(Def, Api.configurationKey());
   if (auto It = C.ChangesThis.find(Key); It != C.ChangesThis.end())

@@ -59,7 +59,9 @@ const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api);
 /// rules of scanBody, applied to Def's own callees in turn), is assigned,
 /// or is the object of a module move (`to`, `cuda`, `half`...), of a
 /// tensor's `set_`/`set_data`/`swap`, or of a non-const method of user
-/// code. Conservatively true for recursive calls. Cached per translation
+/// code whose body moves or hands out its object (a method defined in
+/// another translation unit is taken to keep it). Conservatively true for
+/// recursive calls. Cached per translation
 /// unit and thread.
 bool mayChangeParam(const FunctionDecl *Def, const ParmVarDecl *Param,
                     const ApiModel &Api);
