@@ -2,6 +2,7 @@
 
 #include "DeviceDtypeAnalysis.h"
 #include "Escapes.h"
+#include "Members.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -175,6 +176,12 @@ private:
                     const Expr *&Input) const;
   const Expr *unwrapArgument(const Expr *E) const;
   const Expr *unboxed(const Expr *E) const;
+  // Inside a constructor of the member's class, the member is being set up:
+  // what the class guarantees holds only once it is constructed.
+  bool inConstructorOf(const FieldDecl *F) const {
+    const auto *CD = dyn_cast<CXXConstructorDecl>(Fn);
+    return CD && CD->getParent() == F->getParent();
+  }
   /// Analyses the user function \p Def that \p CE calls, with the facts of
   /// the arguments bound to its parameters when they say anything. Null
   /// when it cannot (recursion, depth or context budget). \p Seeded tells
@@ -298,6 +305,9 @@ DeviceFact FunctionAnalyzer::evalDevice(const Expr *E) {
     }
     if (const auto *CO = dyn_cast<ConditionalOperator>(E))
       return join(evalDevice(CO->getTrueExpr()), evalDevice(CO->getFalseExpr()));
+    // device_ of a class whose constructors alone set it.
+    if (const FieldDecl *F = analysis::thisMember(E); F && !inConstructorOf(F))
+      return analysis::fixedDeviceMember(F, Api);
     return DeviceFact::unknown();
   }
   return DeviceFact::unknown();
@@ -825,7 +835,13 @@ const ValueDecl *FunctionAnalyzer::moduleVar(const Expr *E) {
 
 ModuleFact FunctionAnalyzer::evalModule(const Expr *E) {
   const ValueDecl *D = moduleVar(E);
-  if (!D || isEscaped(D))
+  if (!D) {
+    // model_ of a class that places it in every constructor.
+    if (const FieldDecl *F = analysis::thisMember(E); F && !inConstructorOf(F))
+      return analysis::placedModuleMember(F, Api);
+    return ModuleFact::unknown();
+  }
+  if (isEscaped(D))
     return ModuleFact::unknown();
   auto It = Cur.Modules.find(D);
   return It == Cur.Modules.end() ? ModuleFact::unknown() : It->second;
@@ -1384,6 +1400,7 @@ void DeviceDtypeAnalysis::reset() {
   cache().Contexts = 0;
   cache().DefaultFloatKnown = true;
   analysis::resetEscapes();
+  analysis::resetMembers();
 }
 
 void DeviceDtypeAnalysis::setDefaultFloatKnown(bool Known) {

@@ -1,0 +1,292 @@
+//===--- Members.cpp - What a class's methods may assume of its members ---===//
+
+#include "Members.h"
+#include "Escapes.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include <map>
+#include <string>
+
+namespace clang::tidy::tensor::analysis {
+
+const FieldDecl *thisMember(const Expr *E) {
+  const auto *ME = dyn_cast_or_null<MemberExpr>(throughDeref(E));
+  if (!ME || !isa<CXXThisExpr>(strip(ME->getBase())))
+    return nullptr;
+  return dyn_cast<FieldDecl>(ME->getMemberDecl());
+}
+
+namespace {
+
+// The class's constructors and other methods with their bodies; false when
+// one of them has no body in this translation unit (then a method the
+// analysis cannot see may change the member) or there is no user-written
+// constructor.
+bool allMethods(const CXXRecordDecl *C,
+                llvm::SmallVectorImpl<const CXXConstructorDecl *> &Ctors,
+                llvm::SmallVectorImpl<const FunctionDecl *> &Others) {
+  for (const CXXMethodDecl *M : C->methods()) {
+    if (M->isImplicit() || M->isDeleted() || M->isDefaulted() || M->isPureVirtual())
+      continue;
+    const FunctionDecl *Def = nullptr;
+    if (!M->hasBody(Def) || !Def)
+      return false;
+    if (const auto *CD = dyn_cast<CXXConstructorDecl>(Def))
+      Ctors.push_back(CD);
+    else
+      Others.push_back(Def);
+  }
+  return !Ctors.empty();
+}
+
+// Every use of one member through `this` in a body, sorted by what it does.
+class MemberUses : public RecursiveASTVisitor<MemberUses> {
+public:
+  MemberUses(const FieldDecl *F, const ApiModel &Api) : F(F), Api(Api) {}
+
+  llvm::SmallVector<const MemberExpr *, 8> All;
+  llvm::DenseSet<const MemberExpr *> Kept;
+  // Module moves: the call, and its device argument (null for cuda()/cpu(),
+  // or a move that sets only the dtype).
+  llvm::SmallVector<std::pair<const CXXMemberCallExpr *, const Expr *>, 2> Moves;
+  llvm::SmallVector<SourceLocation, 2> Assigns;
+  bool Written = false; // address taken, non-const method, non-const ref
+
+  bool VisitMemberExpr(MemberExpr *ME) {
+    if (ME->getMemberDecl() == F && isa<CXXThisExpr>(strip(ME->getBase())))
+      All.push_back(ME);
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
+    const MemberExpr *ME = mine(MCE->getImplicitObjectArgument());
+    const CXXMethodDecl *MD = MCE->getMethodDecl();
+    if (!ME || !MD)
+      return true;
+    if (Api.isModuleMove(MD)) {
+      const Expr *Dev = nullptr;
+      for (const Expr *A : MCE->arguments())
+        if (const auto *RD = A->getType()->getAsCXXRecordDecl();
+            RD && Api.isDeviceClass(RD))
+          Dev = A;
+      Moves.push_back({MCE, Dev});
+      Kept.insert(ME);
+    } else if (Api.isApiFunction(MD) || Api.isModuleForward(MD) ||
+               MD->isConst()) {
+      Kept.insert(ME);
+    } else {
+      Written = true;
+    }
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD || isa<CXXMemberCallExpr>(CE))
+      return true;
+    // Dereferencing the handle (model_->, *model_) changes nothing.
+    if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE);
+        OCE && (OCE->getOperator() == OO_Arrow || OCE->getOperator() == OO_Star) &&
+        OCE->getNumArgs() == 1) {
+      if (const MemberExpr *ME = mine(OCE->getArg(0)))
+        Kept.insert(ME);
+      return true;
+    }
+    bool IsApi = Api.isApiFunction(FD) &&
+                 !(FD->getIdentifier() && FD->getName() == "load");
+    unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      const MemberExpr *ME = mine(CE->getArg(I));
+      if (!ME)
+        continue;
+      if (IsApi) {
+        Kept.insert(ME);
+        continue;
+      }
+      // A read: by value or by const reference.
+      if (I >= Offset && I - Offset < FD->getNumParams()) {
+        QualType PT = FD->getParamDecl(I - Offset)->getType();
+        if (!PT->isReferenceType() || PT.getNonReferenceType().isConstQualified())
+          continue;
+      }
+      Written = true;
+    }
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      if (const MemberExpr *ME = mine(BO->getLHS()))
+        Assigns.push_back(BO->getExprLoc()), Kept.insert(ME);
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OCE) {
+    if (OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2)
+      if (const MemberExpr *ME = mine(OCE->getArg(0)))
+        Assigns.push_back(OCE->getExprLoc()), Kept.insert(ME);
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->getOpcode() == UO_AddrOf && mine(UO->getSubExpr()))
+      Written = true;
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    for (const LambdaCapture &C : LE->captures())
+      if (C.capturesThis())
+        Written = true; // the lambda may outlive the call and do anything
+    return true;
+  }
+
+private:
+  const MemberExpr *mine(const Expr *E) const {
+    const auto *ME = dyn_cast_or_null<MemberExpr>(throughDeref(E));
+    return ME && ME->getMemberDecl() == F && isa<CXXThisExpr>(strip(ME->getBase()))
+               ? ME
+               : nullptr;
+  }
+  const FieldDecl *F;
+  const ApiModel &Api;
+};
+
+MemberUses uses(const FieldDecl *F, const FunctionDecl *Fn, const ApiModel &Api) {
+  MemberUses U(F, Api);
+  U.TraverseStmt(Fn->getBody());
+  return U;
+}
+
+bool isDevice(QualType T, const ApiModel &Api) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && Api.isDeviceClass(RD);
+}
+
+DeviceFact computeFixedDevice(const FieldDecl *F, const ApiModel &Api) {
+  const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
+  llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
+  llvm::SmallVector<const FunctionDecl *, 8> Others;
+  if (!C || F->getAccess() == AS_public || !isDevice(F->getType(), Api) ||
+      !allMethods(C, Ctors, Others))
+    return DeviceFact::unknown();
+  for (const FunctionDecl *M : Others) {
+    MemberUses U = uses(F, M, Api);
+    if (U.Written || !U.Assigns.empty())
+      return DeviceFact::unknown();
+  }
+  for (const CXXConstructorDecl *M : Ctors)
+    if (uses(F, M, Api).Written)
+      return DeviceFact::unknown();
+  return DeviceFact::symbol(F, /*MayBeCuda=*/true);
+}
+
+// The device a constructor's move names, as the other methods see it.
+DeviceFact moveTarget(const CXXConstructorDecl *Ctor, const CXXMemberCallExpr *Move,
+                      const Expr *Dev, const ApiModel &Api) {
+  if (!Dev) {
+    const CXXMethodDecl *MD = Move->getMethodDecl();
+    if (MD->getName() == "cuda")
+      return DeviceFact::cuda();
+    if (MD->getName() == "cpu")
+      return DeviceFact::cpu();
+    return DeviceFact::unknown();
+  }
+  const Expr *E = strip(Dev);
+  // Device(kCUDA) and the implicit conversion from a DeviceType constant.
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() >= 1 &&
+                                                      isDevice(CE->getType(), Api))
+    E = strip(CE->getArg(0));
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl())) {
+      if (!Api.isDeviceTypeEnum(dyn_cast<EnumDecl>(EC->getDeclContext())))
+        return DeviceFact::unknown();
+      return EC->getName() == "CUDA"  ? DeviceFact::cuda()
+             : EC->getName() == "CPU" ? DeviceFact::cpu()
+                                      : DeviceFact::unknown();
+    }
+    // The constructor's parameter that initialises a fixed Device member.
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (const FieldDecl *G = Init->getMember();
+            G && Init->isWritten() && referencedVar(Init->getInit()) == P)
+          if (DeviceFact D = fixedDeviceMember(G, Api); D.Kind == FactKind::Symbolic)
+            return D;
+    return DeviceFact::unknown();
+  }
+  if (const FieldDecl *G = thisMember(E))
+    return fixedDeviceMember(G, Api);
+  return DeviceFact::unknown();
+}
+
+ModuleFact computePlacedModule(const FieldDecl *F, const ApiModel &Api) {
+  const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
+  llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
+  llvm::SmallVector<const FunctionDecl *, 8> Others;
+  if (!C || F->getAccess() == AS_public || !Api.isModuleHandleType(F->getType()) ||
+      !allMethods(C, Ctors, Others))
+    return ModuleFact::unknown();
+  auto AllKept = [](const MemberUses &U) {
+    return !U.Written && llvm::all_of(U.All, [&](const MemberExpr *ME) {
+      return U.Kept.contains(ME);
+    });
+  };
+  for (const FunctionDecl *M : Others) {
+    MemberUses U = uses(F, M, Api);
+    if (!AllKept(U) || !U.Moves.empty() || !U.Assigns.empty())
+      return ModuleFact::unknown();
+  }
+  ModuleFact R = ModuleFact::unknown();
+  bool First = true;
+  for (const CXXConstructorDecl *Ctor : Ctors) {
+    MemberUses U = uses(F, Ctor, Api);
+    // Exactly one move, which sets the device, after every assignment.
+    if (!AllKept(U) || U.Moves.size() != 1)
+      return ModuleFact::unknown();
+    const auto &[Move, Dev] = U.Moves.front();
+    const SourceManager &SM = F->getASTContext().getSourceManager();
+    for (SourceLocation A : U.Assigns)
+      if (!SM.isBeforeInTranslationUnit(A, Move->getExprLoc()))
+        return ModuleFact::unknown();
+    DeviceFact D = moveTarget(Ctor, Move, Dev, Api);
+    if (D.Kind == FactKind::Unknown || (!First && D != R.Device))
+      return ModuleFact::unknown();
+    if (First)
+      R.Device = D, R.DeviceOrigin = {Move->getExprLoc(), Origin::ModuleMoved};
+    First = false;
+  }
+  return R;
+}
+
+struct MemberCache {
+  std::map<std::pair<const FieldDecl *, std::string>, DeviceFact> Devices;
+  std::map<std::pair<const FieldDecl *, std::string>, ModuleFact> Modules;
+};
+
+MemberCache &memberCache() {
+  thread_local MemberCache C;
+  return C;
+}
+
+} // namespace
+
+DeviceFact fixedDeviceMember(const FieldDecl *F, const ApiModel &Api) {
+  auto Key = std::make_pair(F, Api.configurationKey());
+  auto &Map = memberCache().Devices;
+  if (auto It = Map.find(Key); It != Map.end())
+    return It->second;
+  DeviceFact D = computeFixedDevice(F, Api);
+  Map[Key] = D;
+  return D;
+}
+
+ModuleFact placedModuleMember(const FieldDecl *F, const ApiModel &Api) {
+  auto Key = std::make_pair(F, Api.configurationKey());
+  auto &Map = memberCache().Modules;
+  if (auto It = Map.find(Key); It != Map.end())
+    return It->second;
+  ModuleFact M = computePlacedModule(F, Api);
+  Map[Key] = M;
+  return M;
+}
+
+void resetMembers() {
+  memberCache().Devices.clear();
+  memberCache().Modules.clear();
+}
+
+} // namespace clang::tidy::tensor::analysis

@@ -1,0 +1,47 @@
+//===--- Members.h - What a class's methods may assume of its members -----===//
+//
+// Inference and training code often keeps the model and its device in a
+// class: the constructor moves `model_` to `device_`, and predict() calls
+// `model_->forward(input)`. A member is not a variable the per-function
+// analysis follows, but when the class itself guarantees its value, every
+// method (after construction) may assume it:
+//
+// - a fixed Device member: not public, written only by constructors (its
+//   initialiser or an assignment there), its address never taken;
+// - a placed module member: not public, moved to a device by exactly one
+//   move in each constructor, every constructor to the same device (a
+//   constant, a fixed Device member, or the constructor parameter that
+//   initialises one), and otherwise only used through calls that keep it
+//   (forward, parameters(), train(), ...) in every method of the class.
+//
+// Anything else is unknown. Results are cached per translation unit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOR_TIDY_CHECKS_ANALYSIS_MEMBERS_H
+#define TENSOR_TIDY_CHECKS_ANALYSIS_MEMBERS_H
+
+#include "../ApiModel.h"
+#include "Lattice.h"
+#include "clang/AST/DeclCXX.h"
+
+namespace clang::tidy::tensor::analysis {
+
+/// The member \p E names through `this` (`device_`, `this->model_`,
+/// `model_->`), or null.
+const FieldDecl *thisMember(const Expr *E);
+
+/// A fixed Device member's value: symbolic, named after the member; unknown
+/// when \p F is not a fixed Device member.
+DeviceFact fixedDeviceMember(const FieldDecl *F, const ApiModel &Api);
+
+/// Where a placed module member is, with the constructor's move as origin;
+/// unknown when \p F is not a placed module member.
+ModuleFact placedModuleMember(const FieldDecl *F, const ApiModel &Api);
+
+/// Forgets the cache (at the start of each translation unit).
+void resetMembers();
+
+} // namespace clang::tidy::tensor::analysis
+
+#endif // TENSOR_TIDY_CHECKS_ANALYSIS_MEMBERS_H
