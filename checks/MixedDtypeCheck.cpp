@@ -20,10 +20,8 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
       return false;
     // A TorchScript module's code is not seen: it may cast its input. A
     // module whose forward converts its input expects any dtype.
-    const CXXRecordDecl *ModuleClass =
-        Api.moduleBehind(analysis::throughDeref(S.ModuleExpr)->getType());
-    if (Api.isScriptModule(ModuleClass) ||
-        analysis::forwardConvertsInput(ModuleClass, Api))
+    if (Api.isScriptModule(S.ModuleClass) ||
+        analysis::forwardConvertsInput(S.ModuleClass, Api))
       return false;
     diag(SM.getExpansionLoc(In.E->getBeginLoc()),
          "input %0 is %1 but %2 has %3 parameters; modules do not promote "

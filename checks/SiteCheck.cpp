@@ -112,11 +112,13 @@ void SiteCheck::check(const MatchFinder::MatchResult &Result) {
   collectFunctions(TU, *Result.SourceManager, Functions);
   llvm::SetVector<const FunctionDecl *> Unique(Functions.begin(),
                                                Functions.end());
-  DefaultDTypeChange Change(Api);
-  for (const FunctionDecl *Fn : Unique)
-    if (!Change.Found && Fn->hasBody())
-      Change.TraverseStmt(Fn->getBody());
-  DeviceDtypeAnalysis::setDefaultFloatKnown(!Change.Found);
+  if (!DeviceDtypeAnalysis::defaultFloatDecided()) {
+    DefaultDTypeChange Change(Api);
+    for (const FunctionDecl *Fn : Unique)
+      if (!Change.Found && Fn->hasBody())
+        Change.TraverseStmt(Fn->getBody());
+    DeviceDtypeAnalysis::setDefaultFloatKnown(!Change.Found);
+  }
   // First what each function proves on its own, then what the calls into
   // user code prove with the callers' facts (reported there if not yet).
   for (const FunctionDecl *Fn : Unique) {

@@ -71,13 +71,11 @@ bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
   // A TorchScript module runs arbitrary code, which may combine a 0-dim cpu
   // input (a threshold, a temperature) with tensors on its device, as ATen
   // allows; an nn layer's input is data with dimensions.
-  const CXXRecordDecl *ModuleClass =
-      Api.moduleBehind(analysis::throughDeref(S.ModuleExpr)->getType());
-  if (Api.isScriptModule(ModuleClass) && In.Fact.Device.isCpu() &&
+  if (Api.isScriptModule(S.ModuleClass) && In.Fact.Device.isCpu() &&
       (In.Fact.Dim == -1 || In.Fact.Dim == 0))
     return false;
   // A forward that moves its input itself expects it anywhere.
-  if (analysis::forwardConvertsInput(ModuleClass, Api))
+  if (analysis::forwardConvertsInput(S.ModuleClass, Api))
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
   const std::string Module = moduleName(S.ModuleExpr, Ctx);

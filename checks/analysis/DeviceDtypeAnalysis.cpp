@@ -119,6 +119,7 @@ struct Cache {
   unsigned Depth = 0;    // analyses in progress, nested
   unsigned Contexts = 0; // analyses with a context so far
   bool DefaultFloatKnown = true;
+  bool DefaultFloatDecided = false;
 };
 
 Cache &cache() {
@@ -250,11 +251,7 @@ DeviceFact FunctionAnalyzer::evalDevice(const Expr *E) {
     if (const EnumConstantDecl *EC = enumConstant(E)) {
       if (!Api.isDeviceTypeEnum(dyn_cast<EnumDecl>(EC->getDeclContext())))
         return DeviceFact::unknown();
-      if (EC->getName() == "CPU")
-        return DeviceFact::cpu();
-      if (EC->getName() == "CUDA")
-        return DeviceFact::cuda();
-      return DeviceFact::unknown();
+      return deviceFromEnumerator(EC->getName());
     }
     if (const Expr *Init = constantInit(E)) {
       E = Init;
@@ -1004,6 +1001,7 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     S.Function = Fn;
     S.ModuleExpr = ModuleE;
     S.Module = evalModule(ModuleE);
+    S.ModuleClass = Api.moduleBehind(analysis::throughDeref(ModuleE)->getType());
     S.Operands.push_back({Input, evalTensor(Input)});
     Sites.push_back(std::move(S));
     return;
@@ -1282,8 +1280,7 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
                                               bool *Seeded) {
   if (Seeded)
     *Seeded = false;
-  unsigned Offset =
-      isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+  unsigned Offset = analysis::objectArguments(CE);
   auto ParamOf = [&](unsigned I) -> const ParmVarDecl * {
     return I >= Offset && I - Offset < Def->getNumParams()
                ? Def->getParamDecl(I - Offset)
@@ -1399,6 +1396,7 @@ void DeviceDtypeAnalysis::reset() {
   cache().Facts.clear();
   cache().Contexts = 0;
   cache().DefaultFloatKnown = true;
+  cache().DefaultFloatDecided = false;
   analysis::resetEscapes();
   analysis::resetMembers();
 }
@@ -1407,6 +1405,11 @@ void DeviceDtypeAnalysis::setDefaultFloatKnown(bool Known) {
   if (cache().DefaultFloatKnown != Known)
     cache().Facts.clear();
   cache().DefaultFloatKnown = Known;
+  cache().DefaultFloatDecided = true;
+}
+
+bool DeviceDtypeAnalysis::defaultFloatDecided() {
+  return cache().DefaultFloatDecided;
 }
 
 } // namespace clang::tidy::tensor

@@ -50,6 +50,8 @@ struct Site {
   // ModuleCall only: the module expression and what was known of it.
   const Expr *ModuleExpr = nullptr;
   ModuleFact Module;
+  /// The module's class (LinearImpl, a user module, torch::jit::Module).
+  const CXXRecordDecl *ModuleClass = nullptr;
 };
 
 struct FunctionFacts;
@@ -98,6 +100,9 @@ public:
   /// unit: false when it calls set_default_dtype anywhere (the default is
   /// process state the analysis does not follow). True after reset().
   static void setDefaultFloatKnown(bool Known);
+  /// Whether setDefaultFloatKnown was called since reset(): the checks that
+  /// share the analysis decide it once per translation unit.
+  static bool defaultFloatDecided();
 
   /// Block visits allowed per CFG block before the analysis gives up.
   static constexpr unsigned MaxVisitsPerBlock = 8;

@@ -42,13 +42,30 @@ const ValueDecl *referencedVar(const Expr *E) {
   return nullptr;
 }
 
+bool isDerefCall(const Expr *E) {
+  const auto *OCE = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+  return OCE &&
+         (OCE->getOperator() == OO_Arrow || OCE->getOperator() == OO_Star) &&
+         OCE->getNumArgs() == 1;
+}
+
+bool keepsArguments(const FunctionDecl *FD, const ApiModel &Api) {
+  return Api.isApiFunction(FD) &&
+         !(FD->getIdentifier() && FD->getName() == "load");
+}
+
+unsigned objectArguments(const CallExpr *CE) {
+  return isa<CXXOperatorCallExpr>(CE) &&
+                 isa_and_nonnull<CXXMethodDecl>(CE->getDirectCallee())
+             ? 1
+             : 0;
+}
+
 const Expr *throughDeref(const Expr *E) {
   while (true) {
     E = strip(E);
-    if (const auto *OCE = dyn_cast_or_null<CXXOperatorCallExpr>(E);
-        OCE && (OCE->getOperator() == OO_Arrow ||
-                OCE->getOperator() == OO_Star) && OCE->getNumArgs() == 1)
-      E = OCE->getArg(0);
+    if (isDerefCall(E))
+      E = cast<CXXOperatorCallExpr>(E)->getArg(0);
     else if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E);
              UO && UO->getOpcode() == UO_Deref)
       E = UO->getSubExpr();
@@ -176,9 +193,8 @@ public:
         if (const ValueDecl *D = objectVar(MCE->getImplicitObjectArgument()))
           if (Api.isModuleHandleType(D->getType()))
             Out.Escaped.insert(D);
-    // torch::load(model, path) assigns the parameters the saved tensors,
-    // on the device they were saved from.
-    if (Api.isApiFunction(FD) && FD->getIdentifier() && FD->getName() == "load") {
+    // torch::load(model, path): see keepsArguments.
+    if (Api.isApiFunction(FD) && !keepsArguments(FD, Api)) {
       for (const Expr *Arg : CE->arguments())
         escape(Arg);
       return true;
@@ -191,7 +207,7 @@ public:
     // A user function that only reads what it is given leaves the caller's
     // facts as they were (mayChangeParam says which ones it may change).
     const FunctionDecl *Def = userCallee(CE, Api);
-    unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+    unsigned Offset = objectArguments(CE);
     for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
       if (I < Offset)
         continue;
@@ -278,10 +294,9 @@ public:
     const FunctionDecl *FD = CE->getDirectCallee();
     if (!FD)
       return true;
-    bool IsApi = Api.isApiFunction(FD) &&
-                 !(FD->getIdentifier() && FD->getName() == "load");
+    bool IsApi = keepsArguments(FD, Api);
     const FunctionDecl *Def = IsApi ? nullptr : userCallee(CE, Api);
-    unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+    unsigned Offset = objectArguments(CE);
     for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
       if (IsApi)
         keep(CE->getArg(I));
@@ -355,12 +370,9 @@ public:
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
     // Dereferencing a member handle (fc->, *fc) changes nothing.
-    if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE);
-        OCE && (OCE->getOperator() == OO_Arrow ||
-                OCE->getOperator() == OO_Star) && OCE->getNumArgs() == 1)
+    if (isDerefCall(CE))
       return true;
-    bool IsApi = FD && Api.isApiFunction(FD) &&
-                 !(FD->getIdentifier() && FD->getName() == "load");
+    bool IsApi = FD && keepsArguments(FD, Api);
     for (const Expr *Arg : CE->arguments())
       if (isThis(Arg) || (!IsApi && isModuleField(Arg)))
         Changes = true;

@@ -31,6 +31,17 @@ const ValueDecl *referencedVar(const Expr *E);
 const Expr *throughDeref(const Expr *E);
 /// The variable behind an object expression: referencedVar(throughDeref(E)).
 const ValueDecl *objectVar(const Expr *E);
+/// An overloaded `->` or `*` of one argument: a handle's dereference, which
+/// changes nothing.
+bool isDerefCall(const Expr *E);
+/// Does a call of \p FD leave its arguments' devices and dtypes as they
+/// were? True for the tensor API, except `load` (torch::load(model, path)
+/// assigns the parameters the saved tensors, on the device they were saved
+/// from).
+bool keepsArguments(const FunctionDecl *FD, const ApiModel &Api);
+/// The number of a call's arguments before its callee's first parameter:
+/// 1 for a member operator (its object), else 0.
+unsigned objectArguments(const CallExpr *CE);
 
 /// The pre-pass facts of one function body.
 struct BodyFacts {

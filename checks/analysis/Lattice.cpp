@@ -28,6 +28,12 @@ bool isFloating(DType T) {
 
 bool isIntegral(DType T) { return T != DType::Bool && !isFloating(T); }
 
+DeviceFact deviceFromEnumerator(llvm::StringRef Name) {
+  return Name == "CPU"    ? DeviceFact::cpu()
+         : Name == "CUDA" ? DeviceFact::cuda()
+                          : DeviceFact::unknown();
+}
+
 std::optional<DType> dtypeFromEnumerator(llvm::StringRef Name) {
   return llvm::StringSwitch<std::optional<DType>>(Name)
       .Case("Bool", DType::Bool)

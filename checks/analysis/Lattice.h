@@ -81,6 +81,10 @@ struct DeviceFact {
 
 DeviceFact join(const DeviceFact &A, const DeviceFact &B);
 
+/// c10::DeviceType's enumerator name to a device: "CPU" is the cpu, "CUDA"
+/// some cuda device; the others (MPS, XLA, ...) are unknown.
+DeviceFact deviceFromEnumerator(llvm::StringRef Name);
+
 /// Do two devices differ on some run of the program that reaches here, in
 /// the way that makes ATen throw? cpu vs cuda, cuda:0 vs cuda:1, and a
 /// symbolic device that may be cuda vs cpu: the seeds' bug, which fails on

@@ -83,16 +83,13 @@ public:
     if (!FD || isa<CXXMemberCallExpr>(CE))
       return true;
     // Dereferencing the handle (model_->, *model_) changes nothing.
-    if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE);
-        OCE && (OCE->getOperator() == OO_Arrow || OCE->getOperator() == OO_Star) &&
-        OCE->getNumArgs() == 1) {
-      if (const MemberExpr *ME = mine(OCE->getArg(0)))
+    if (isDerefCall(CE)) {
+      if (const MemberExpr *ME = mine(CE->getArg(0)))
         Kept.insert(ME);
       return true;
     }
-    bool IsApi = Api.isApiFunction(FD) &&
-                 !(FD->getIdentifier() && FD->getName() == "load");
-    unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+    bool IsApi = keepsArguments(FD, Api);
+    unsigned Offset = objectArguments(CE);
     for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
       const MemberExpr *ME = mine(CE->getArg(I));
       if (!ME)
@@ -195,9 +192,7 @@ DeviceFact moveTarget(const CXXConstructorDecl *Ctor, const CXXMemberCallExpr *M
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl())) {
       if (!Api.isDeviceTypeEnum(dyn_cast<EnumDecl>(EC->getDeclContext())))
         return DeviceFact::unknown();
-      return EC->getName() == "CUDA"  ? DeviceFact::cuda()
-             : EC->getName() == "CPU" ? DeviceFact::cpu()
-                                      : DeviceFact::unknown();
+      return deviceFromEnumerator(EC->getName());
     }
     // The constructor's parameter that initialises a fixed Device member.
     if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
@@ -230,8 +225,7 @@ ModuleFact computePlacedModule(const FieldDecl *F, const ApiModel &Api) {
     if (!AllKept(U) || !U.Moves.empty() || !U.Assigns.empty())
       return ModuleFact::unknown();
   }
-  ModuleFact R = ModuleFact::unknown();
-  bool First = true;
+  ModuleFact R = ModuleFact::unknown(); // known once the first is read
   for (const CXXConstructorDecl *Ctor : Ctors) {
     MemberUses U = uses(F, Ctor, Api);
     // Exactly one move, which sets the device, after every assignment.
@@ -243,18 +237,20 @@ ModuleFact computePlacedModule(const FieldDecl *F, const ApiModel &Api) {
       if (!SM.isBeforeInTranslationUnit(A, Move->getExprLoc()))
         return ModuleFact::unknown();
     DeviceFact D = moveTarget(Ctor, Move, Dev, Api);
-    if (D.Kind == FactKind::Unknown || (!First && D != R.Device))
+    if (D.Kind == FactKind::Unknown ||
+        (R.Device.Kind != FactKind::Unknown && D != R.Device))
       return ModuleFact::unknown();
-    if (First)
+    if (R.Device.Kind == FactKind::Unknown)
       R.Device = D, R.DeviceOrigin = {Move->getExprLoc(), Origin::ModuleMoved};
-    First = false;
   }
   return R;
 }
 
+using MemberKey = std::pair<const FieldDecl *, std::string>;
+
 struct MemberCache {
-  std::map<std::pair<const FieldDecl *, std::string>, DeviceFact> Devices;
-  std::map<std::pair<const FieldDecl *, std::string>, ModuleFact> Modules;
+  std::map<MemberKey, DeviceFact> Devices;
+  std::map<MemberKey, ModuleFact> Modules;
 };
 
 MemberCache &memberCache() {
@@ -262,26 +258,27 @@ MemberCache &memberCache() {
   return C;
 }
 
+// Computes once per member and API configuration. The map is looked up
+// again after Compute, which may fill the other map (a module's device).
+template <typename Fact>
+Fact cached(std::map<MemberKey, Fact> &Map, const FieldDecl *F,
+            const ApiModel &Api, Fact (*Compute)(const FieldDecl *, const ApiModel &)) {
+  MemberKey Key{F, Api.configurationKey()};
+  if (auto It = Map.find(Key); It != Map.end())
+    return It->second;
+  Fact R = Compute(F, Api);
+  Map[Key] = R;
+  return R;
+}
+
 } // namespace
 
 DeviceFact fixedDeviceMember(const FieldDecl *F, const ApiModel &Api) {
-  auto Key = std::make_pair(F, Api.configurationKey());
-  auto &Map = memberCache().Devices;
-  if (auto It = Map.find(Key); It != Map.end())
-    return It->second;
-  DeviceFact D = computeFixedDevice(F, Api);
-  Map[Key] = D;
-  return D;
+  return cached(memberCache().Devices, F, Api, computeFixedDevice);
 }
 
 ModuleFact placedModuleMember(const FieldDecl *F, const ApiModel &Api) {
-  auto Key = std::make_pair(F, Api.configurationKey());
-  auto &Map = memberCache().Modules;
-  if (auto It = Map.find(Key); It != Map.end())
-    return It->second;
-  ModuleFact M = computePlacedModule(F, Api);
-  Map[Key] = M;
-  return M;
+  return cached(memberCache().Modules, F, Api, computePlacedModule);
 }
 
 void resetMembers() {
