@@ -121,22 +121,21 @@ void SiteCheck::check(const MatchFinder::MatchResult &Result) {
   }
   // First what each function proves on its own, then what the calls into
   // user code prove with the callers' facts (reported there if not yet).
+  std::vector<const FunctionFacts *> Analysed;
   for (const FunctionDecl *Fn : Unique) {
     if (!Fn->hasBody() || Fn->isDependentContext())
       continue;
     const FunctionFacts &Facts = DeviceDtypeAnalysis::analyze(Fn, Ctx, Api);
-    if (Facts.Complete)
-      for (const Site &S : Facts.Sites)
-        judge(S, Ctx);
+    if (!Facts.Complete)
+      continue;
+    Analysed.push_back(&Facts);
+    for (const Site &S : Facts.Sites)
+      judge(S, Ctx);
   }
-  for (const FunctionDecl *Fn : Unique) {
-    if (!Fn->hasBody() || Fn->isDependentContext())
-      continue;
-    const FunctionFacts &Facts = DeviceDtypeAnalysis::analyze(Fn, Ctx, Api);
+  for (const FunctionFacts *Facts : Analysed) {
     llvm::SmallVector<const FollowedCall *, 4> Chain;
-    if (Facts.Complete)
-      for (const FollowedCall &Call : Facts.Calls)
-        judgeCall(Call, Ctx, Chain);
+    for (const FollowedCall &Call : Facts->Calls)
+      judgeCall(Call, Ctx, Chain);
   }
 }
 

@@ -986,14 +986,15 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
   if (!FD)
     return;
   const Expr *ModuleE = nullptr, *Input = nullptr;
-  if (!isModuleCall(CE, ModuleE, Input))
+  const bool ModuleCall = isModuleCall(CE, ModuleE, Input);
+  if (!ModuleCall)
     if (const FunctionDecl *Def = analysis::userCallee(CE, Api)) {
       bool Seeded = false;
       if (const FunctionFacts *F = follow(CE, Def, &Seeded); F && Seeded)
         Calls.push_back({CE, Def, F});
       return;
     }
-  if (isModuleCall(CE, ModuleE, Input)) {
+  if (ModuleCall) {
     Site S;
     S.K = Site::ModuleCall;
     S.Call = CE;
