@@ -166,24 +166,20 @@ TT_AVX512 void f32_to_bf16_avx512_impl(const float* s, uint16_t* d, int64_t n) {
   f32_to_bf16_portable(s + i, d + i, n - i);
 }
 
-TT_AVX512 void f32_to_bf16_avx512(const float* s, uint16_t* d, int64_t n, int64_t total_bytes) {
-  if (total_bytes >= kStreamBytes) f32_to_bf16_avx512_impl<true>(s, d, n);
-  else f32_to_bf16_avx512_impl<false>(s, d, n);
-}
-
-// The table holds one function per direction; it picks the streaming form
-// when the whole output is large (the caller passes that size, since a
-// thread's chunk alone would not tell).
-#define TT_AVX2_DISPATCH(name, S, D)                                            \
-  TT_AVX2 void name##_avx2(const S* s, D* d, int64_t n, int64_t total_bytes) {   \
-    if (total_bytes >= kStreamBytes) name##_avx2_impl<true>(s, d, n);           \
-    else name##_avx2_impl<false>(s, d, n);                                      \
+// The table holds one function per direction and instruction set; it picks
+// the streaming form when the whole output is large (the caller passes that
+// size, since a thread's chunk alone would not tell).
+#define TT_SIMD_DISPATCH(TARGET, isa, name, S, D)                                  \
+  TARGET void name##_##isa(const S* s, D* d, int64_t n, int64_t total_bytes) {     \
+    if (total_bytes >= kStreamBytes) name##_##isa##_impl<true>(s, d, n);           \
+    else name##_##isa##_impl<false>(s, d, n);                                      \
   }
-TT_AVX2_DISPATCH(f32_to_f16, float, uint16_t)
-TT_AVX2_DISPATCH(f16_to_f32, uint16_t, float)
-TT_AVX2_DISPATCH(f32_to_bf16, float, uint16_t)
-TT_AVX2_DISPATCH(bf16_to_f32, uint16_t, float)
-#undef TT_AVX2_DISPATCH
+TT_SIMD_DISPATCH(TT_AVX2, avx2, f32_to_f16, float, uint16_t)
+TT_SIMD_DISPATCH(TT_AVX2, avx2, f16_to_f32, uint16_t, float)
+TT_SIMD_DISPATCH(TT_AVX2, avx2, f32_to_bf16, float, uint16_t)
+TT_SIMD_DISPATCH(TT_AVX2, avx2, bf16_to_f32, uint16_t, float)
+TT_SIMD_DISPATCH(TT_AVX512, avx512, f32_to_bf16, float, uint16_t)
+#undef TT_SIMD_DISPATCH
 
 template <class S, class D, void (*F)(const S*, D*, int64_t)>
 void portable_entry(const S* s, D* d, int64_t n, int64_t) { F(s, d, n); }
