@@ -138,7 +138,9 @@ TT_AVX2 void bf16_to_f32_avx2_impl(const uint16_t* s, float* d, int64_t n) {
 // half; NaN becomes 0x7FC0 like c10.
 TT_AVX512 inline __m512i bf16_round16(__m512 x) {
   const __m512i u = _mm512_castps_si512(x);
-  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+  // The all-lanes maskz form: GCC 12's plain _mm512_srli_epi32 passes
+  // _mm512_undefined_epi32() and warns -Wmaybe-uninitialized when inlined.
+  const __m512i lsb = _mm512_and_si512(_mm512_maskz_srli_epi32(0xFFFF, u, 16), _mm512_set1_epi32(1));
   const __m512i r = _mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7FFF)));
   return _mm512_mask_mov_epi32(r, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), _mm512_set1_epi32(0x7FC00000));
 }
