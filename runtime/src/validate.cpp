@@ -1,17 +1,15 @@
-// The validation log: mode selection and the JSONL writer. Decisions about
-// what is a violation live in dispatch.cpp; this file only writes them down.
+// The validation recorder: mode selection and record_violation. Decisions
+// about what is a violation live in dispatch.cpp; the JSONL writer, shared
+// with tensor-run, in log/validation_log.cpp.
 #include "tt/validate.h"
 
-#include <fcntl.h>
-#include <unistd.h>
+#include "tt/validation_log.h"
 
 #include <atomic>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <nlohmann/json.hpp>
 
 namespace tt {
 
@@ -68,36 +66,21 @@ void set_validation_mode(ValidationMode mode, const std::string& log_path) {
 
 void record_violation(const Violation& v, const std::source_location& where) noexcept {
   try {
-    nlohmann::ordered_json j;
-    j["check"] = v.check;
-    j["file"] = where.file_name();
-    j["line"] = where.line();
-    j["column"] = where.column();
-    j["function"] = where.function_name();
-    j["op"] = v.op;
-    j["message"] = v.message;
-    auto devices = nlohmann::ordered_json::array();
-    for (const auto& d : v.devices) devices.push_back(d.str());
-    j["devices"] = devices;
-    auto dtypes = nlohmann::ordered_json::array();
-    for (auto t : v.dtypes) dtypes.push_back(std::string(python_name(t)));
-    j["dtypes"] = dtypes;
-    // Invalid UTF-8 in a path must not lose the record.
-    std::string line = j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-
-    const std::string path = validation_log_path();
-    // One write() per record on an O_APPEND descriptor: the kernel appends
-    // it atomically with respect to other appenders, threads or processes.
-    int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
-    ssize_t n;
-    do {
-      n = ::write(fd, line.data(), line.size());
-    } while (n < 0 && errno == EINTR);
-    const int err = errno;
-    ::close(fd);
-    if (n != static_cast<ssize_t>(line.size()))
-      throw std::runtime_error("short write to " + path + ": " + std::strerror(err));
+    ValidationRecord r;
+    r.check = v.check;
+    r.file = where.file_name();
+    r.line = where.line();
+    r.column = where.column();
+    r.function = where.function_name();
+    r.op = v.op;
+    r.message = v.message;
+    for (const auto& d : v.devices) r.devices.push_back(d.str());
+    for (auto t : v.dtypes) r.dtypes.emplace_back(python_name(t));
+    std::string error;
+    if (!append_validation_record(validation_log_path(), r, &error)) {
+      static std::atomic<bool> warned{false};
+      if (!warned.exchange(true)) std::fprintf(stderr, "tt: validation log: %s\n", error.c_str());
+    }
   } catch (const std::exception& e) {
     static std::atomic<bool> warned{false};
     if (!warned.exchange(true)) std::fprintf(stderr, "tt: validation log: %s\n", e.what());

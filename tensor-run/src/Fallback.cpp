@@ -1,0 +1,335 @@
+#include "Fallback.h"
+
+#include <ATen/ATen.h>
+#include <c10/util/Exception.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "Config.h"
+#include "Conversions.h"
+#include "DeviceGuard.h"
+#include "Generators.h"
+#include "HostViews.h"
+#include "OpRules.h"
+#include "Recorder.h"
+
+namespace tensor_run {
+
+namespace {
+
+// Where an operand sits on the stack: argument i, element j of a list (-1:
+// the argument itself).
+struct Slot {
+  std::size_t arg;
+  std::ptrdiff_t element;
+};
+
+struct Operands {
+  std::vector<Operand> described;
+  std::vector<Slot> slots;
+  std::vector<at::Tensor> tensors;
+};
+
+Operands gather(const c10::FunctionSchema& schema, const torch::jit::Stack& stack, std::size_t base) {
+  Operands out;
+  const std::string op = schema.name();
+  const auto& args = schema.arguments();
+  auto add = [&](const at::Tensor& t, std::size_t i, std::ptrdiff_t j) {
+    if (!t.defined()) return;
+    const std::string& name = args[i].name();
+    out.described.push_back(Operand{name, t.device(), t.dim(), t.scalar_type(), is_index_argument(op, name)});
+    out.slots.push_back(Slot{i, j});
+    out.tensors.push_back(t);
+  };
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const c10::IValue& v = stack[base + i];
+    if (v.isTensor()) {
+      add(v.toTensor(), i, -1);
+    } else if (v.isList()) {
+      const auto elements = v.toListRef();
+      for (std::size_t j = 0; j < elements.size(); ++j)
+        if (elements[j].isTensor()) add(elements[j].toTensor(), i, static_cast<std::ptrdiff_t>(j));
+    }
+  }
+  return out;
+}
+
+void put(torch::jit::Stack& stack, std::size_t base, const Slot& slot, const at::Tensor& t) {
+  c10::IValue& v = stack[base + slot.arg];
+  if (slot.element < 0) {
+    v = t;
+  } else {
+    c10::impl::GenericList list = v.toList();
+    list.set(static_cast<std::size_t>(slot.element), c10::IValue(t));
+  }
+}
+
+// A module parameter, or a view of one (weight.t() in F.linear): a leaf
+// that requires grad.
+bool is_parameter(const at::Tensor& t) {
+  if (t.requires_grad() && t.is_leaf()) return true;
+  if (t.is_view()) {
+    const at::TensorBase& base = t._base();
+    return base.defined() && base.requires_grad() && base.is_leaf();
+  }
+  return false;
+}
+
+std::string device_text(c10::Device d) {
+  std::ostringstream s;
+  s << d;
+  return s.str();
+}
+
+std::string short_name(const c10::FunctionSchema& schema) {
+  std::string name = schema.name();
+  if (name.rfind("aten::", 0) == 0) name = name.substr(6);
+  return name;
+}
+
+// Applies the device rule, then the dtype rule. Returns the device fresh
+// outputs go to. In record mode, `repair` moves or casts offending operands
+// on the stack (the caller runs device code); without it the cpu kernels
+// run on views anyway, and only dtypes are repaired.
+void apply_rules(const c10::OperatorHandle& op, torch::jit::Stack& stack, std::size_t base, bool repair_devices) {
+  const c10::FunctionSchema& schema = op.schema();
+  Operands ops = gather(schema, stack, base);
+  if (ops.described.size() < 2) return;
+
+  if (auto mismatch = check_devices(ops.described)) {
+    const std::size_t k = mismatch->offending;
+    const at::Tensor& offending = ops.tensors[k];
+    // The operand the offender disagrees with: the first on the common device.
+    std::size_t first = 0;
+    for (std::size_t i = 0; i < ops.described.size(); ++i)
+      if (ops.described[i].device == mismatch->common && !ops.described[i].index) {
+        first = i;
+        break;
+      }
+    Violation v;
+    v.kind = ViolationKind::Device;
+    v.op = short_name(schema);
+    v.message = device_mismatch_message(mismatch->common, offending.device());
+    v.devices = {device_text(mismatch->common), device_text(offending.device())};
+    const bool first_param = is_parameter(ops.tensors[first]), offending_param = is_parameter(offending);
+    if (first_param != offending_param) {
+      v.parameter_involved = true;
+      v.parameter_side = device_text(first_param ? mismatch->common : offending.device());
+      v.input_side = device_text(first_param ? offending.device() : mismatch->common);
+    }
+    report(v);  // throws in raise mode
+    if (repair_devices) {
+      // Move every operand off the common device, as tt's record mode does.
+      for (std::size_t i = 0; i < ops.described.size(); ++i) {
+        const Operand& o = ops.described[i];
+        if (o.index || o.device == mismatch->common || (o.device.is_cpu() && o.dim == 0)) continue;
+        put(stack, base, ops.slots[i], ops.tensors[i].to(mismatch->common));
+      }
+      ops = gather(schema, stack, base);
+    }
+  }
+
+  const std::vector<std::string> names = same_dtype_arguments(schema.name());
+  if (names.empty()) return;
+  if (auto pair = check_same_dtype(ops.described, names)) {
+    const auto [first, offending] = *pair;
+    const c10::ScalarType a = ops.described[first].dtype, b = ops.described[offending].dtype;
+    Violation v;
+    v.kind = ViolationKind::Dtype;
+    v.op = short_name(schema);
+    v.message = dtype_mismatch_message(schema.name(), a, b);
+    v.devices = {device_text(ops.described[first].device)};
+    v.dtypes = {python_dtype_name(a), python_dtype_name(b)};
+    // The dtype the op continues in: the parameters', else the first's.
+    c10::ScalarType target = a;
+    for (std::size_t i = 0; i < ops.tensors.size(); ++i) {
+      if (!is_parameter(ops.tensors[i]) || !c10::isFloatingType(ops.described[i].dtype)) continue;
+      target = ops.described[i].dtype;
+      v.parameter_involved = true;
+      v.parameter_side = python_dtype_name(target);
+      v.input_side = python_dtype_name(target == a ? b : a);
+      break;
+    }
+    report(v);
+    for (std::size_t i = 0; i < ops.described.size(); ++i) {
+      const Operand& o = ops.described[i];
+      bool named = false;
+      for (const auto& n : names) named = named || o.arg == n;
+      if (named && c10::isFloatingType(o.dtype) && o.dtype != target)
+        put(stack, base, ops.slots[i], ops.tensors[i].to(target));
+    }
+  }
+}
+
+bool is_low_precision(c10::ScalarType t) { return t == c10::ScalarType::Half || t == c10::ScalarType::BFloat16; }
+
+// The cpu kernels of LibTorch 1.13 that cuda has and the cpu build lacks
+// fail with "... not implemented for 'Half'" (or a dtype complaint of the
+// cpu kernel where cuda accepts the mix, as layer_norm's).
+bool is_missing_low_precision_kernel(const c10::Error& e) {
+  const std::string msg = e.what_without_backtrace();
+  return msg.find("not implemented for 'Half'") != std::string::npos ||
+         msg.find("not implemented for 'BFloat16'") != std::string::npos ||
+         msg.find("expected scalar type") != std::string::npos ||
+         msg.find("same dtype") != std::string::npos || msg.find("should be the same") != std::string::npos;
+}
+
+struct Call {
+  const c10::OperatorHandle& op;
+  torch::jit::Stack& stack;
+  std::size_t base;
+  std::vector<c10::IValue> arguments;  // as the cpu kernel gets them (host views)
+  std::vector<at::Tensor> originals;   // the device tensors the views stand for
+  std::vector<at::Tensor> aliases;
+};
+
+void run_cpu_kernel(const c10::OperatorHandle& op, torch::jit::Stack& stack) {
+  op.redispatchBoxed(c10::DispatchKeySet(c10::DispatchKey::CPU), &stack);
+}
+
+// Runs the op again with every float16/bfloat16 tensor argument in float32;
+// in-place and out= arguments get the float32 results cast back. The
+// returned values are the op's, rounded back to `low`.
+void run_in_float32(Call& c, c10::ScalarType low) {
+  const auto& args = c.op.schema().arguments();
+  std::vector<std::pair<at::Tensor, at::Tensor>> write_back;  // (host view, float32 copy)
+  c.stack.resize(c.base);
+  for (std::size_t i = 0; i < c.arguments.size(); ++i) {
+    c10::IValue v = c.arguments[i];
+    auto widen = [&](const at::Tensor& t) -> at::Tensor {
+      if (!t.defined() || !is_low_precision(t.scalar_type())) return t;
+      at::Tensor wide = t.to(at::kFloat);
+      if (args[i].alias_info() && args[i].alias_info()->isWrite()) write_back.emplace_back(t, wide);
+      return wide;
+    };
+    if (v.isTensor()) {
+      v = widen(v.toTensor());
+    } else if (v.isList()) {
+      c10::impl::GenericList list = v.toList().copy();
+      for (std::size_t j = 0; j < list.size(); ++j)
+        if (list.get(j).isTensor()) list.set(j, c10::IValue(widen(list.get(j).toTensor())));
+      v = list;
+    }
+    c.stack.push_back(std::move(v));
+  }
+  run_cpu_kernel(c.op, c.stack);
+  for (auto& [view, wide] : write_back) {
+    if (view.sizes() != wide.sizes()) view.resize_(wide.sizes());
+    view.copy_(wide);
+  }
+  const std::size_t nret = c.op.schema().returns().size();
+  for (std::size_t i = c.stack.size() - nret; i < c.stack.size(); ++i) {
+    c10::IValue& r = c.stack[i];
+    auto narrow = [&](const at::Tensor& t) -> at::Tensor {
+      for (auto& [view, wide] : write_back)
+        if (t.defined() && t.unsafeGetTensorImpl() == wide.unsafeGetTensorImpl()) return view;
+      return t.defined() && t.scalar_type() == at::kFloat ? t.to(low) : t;
+    };
+    if (r.isTensor()) r = narrow(r.toTensor());
+    else if (r.isTensorList()) {
+      auto list = r.toTensorList();
+      for (std::size_t j = 0; j < list.size(); ++j) list.set(j, narrow(list.get(j)));
+    }
+  }
+}
+
+// A cpu kernel's output as the device op's output.
+at::Tensor to_device_output(const at::Tensor& r, const Call& c, const c10::optional<c10::Device>& out_device) {
+  if (!r.defined()) return r;
+  for (std::size_t k = 0; k < c.aliases.size(); ++k) {
+    if (r.unsafeGetTensorImpl() == c.aliases[k].unsafeGetTensorImpl()) return c.originals[k];
+  }
+  for (std::size_t k = 0; k < c.aliases.size(); ++k) {
+    if (c.originals[k].is_cuda() && shares_storage(r, c.aliases[k])) return device_view(c.originals[k], r);
+  }
+  if (!r.is_cpu() || !out_device || !out_device->is_cuda()) return r;
+  // An output that is (a view of) a real cpu argument stays where it is.
+  for (const at::Tensor& o : c.originals)
+    if (o.is_cpu() && (r.unsafeGetTensorImpl() == o.unsafeGetTensorImpl() || shares_storage(r, o))) return r;
+  return adopt_on_device(r, *out_device);
+}
+
+}  // namespace
+
+void enforce_rules(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
+  const std::size_t n = op.schema().arguments().size();
+  apply_rules(op, *stack, stack->size() - n, /*repair_devices=*/true);
+}
+
+void emulated_kernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
+  note_op();
+  const c10::FunctionSchema& schema = op.schema();
+  const auto& args = schema.arguments();
+  const std::size_t n = args.size();
+  const std::size_t base = stack->size() - n;
+  apply_rules(op, *stack, base, /*repair_devices=*/false);
+
+  // The device fresh outputs go to, from the (repaired) operands.
+  Operands ops = gather(schema, *stack, base);
+  c10::optional<c10::Device> out_device;
+  if (auto d = output_device(ops.described)) out_device = *d;
+  bool low_precision = false;
+  c10::ScalarType low = c10::ScalarType::Half;
+  for (const Operand& o : ops.described)
+    if (is_low_precision(o.dtype) && !low_precision) {
+      low_precision = true;
+      low = o.dtype;
+    }
+
+  Call call{op, *stack, base, {}, {}, {}};
+  for (std::size_t k = 0; k < ops.tensors.size(); ++k) {
+    const at::Tensor& t = ops.tensors[k];
+    mark_read(t);
+    if (!t.is_cuda()) continue;
+    at::Tensor alias = host_alias(t);
+    call.originals.push_back(t);
+    call.aliases.push_back(alias);
+    put(*stack, base, ops.slots[k], alias);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    c10::IValue& v = (*stack)[base + i];
+    // A factory's device argument (tril_indices(..., device=cuda)).
+    if (v.isDevice() && v.toDevice().is_cuda()) {
+      if (!out_device) out_device = v.toDevice().has_index() ? v.toDevice() : c10::Device(c10::kCUDA, current_device());
+      v = c10::IValue(c10::Device(c10::DeviceType::CPU));
+    }
+    // Random ops draw from the device's generator, as on a GPU.
+    if (v.isNone() && args[i].type()->kind() == c10::TypeKind::OptionalType &&
+        args[i].type()->castRaw<c10::OptionalType>()->getElementType()->kind() == c10::TypeKind::GeneratorType &&
+        out_device && out_device->is_cuda())
+      v = c10::IValue(device_generator(out_device->index()));
+  }
+  call.arguments.assign(stack->begin() + static_cast<std::ptrdiff_t>(base), stack->end());
+
+  if (!out_device) out_device = c10::Device(c10::DeviceType::CUDA, current_device());
+  CurrentDevice on(out_device->is_cuda() ? out_device->index() : current_device());
+  try {
+    run_cpu_kernel(op, *stack);
+  } catch (const c10::Error& e) {
+    if (!low_precision || !is_missing_low_precision_kernel(e)) throw;
+    try {
+      run_in_float32(call, low);
+    } catch (const c10::Error&) {
+      throw e;  // the cpu kernel's own error says more than the retry's
+    }
+  }
+
+  // In-place and out= arguments: the kernel wrote through the views; give
+  // the device tensors any new geometry or memory.
+  for (std::size_t k = 0; k < call.aliases.size(); ++k) sync_back(call.originals[k], call.aliases[k]);
+
+  const std::size_t nret = schema.returns().size();
+  for (std::size_t i = stack->size() - nret; i < stack->size(); ++i) {
+    c10::IValue& r = (*stack)[i];
+    if (r.isTensor()) {
+      r = to_device_output(r.toTensor(), call, out_device);
+    } else if (r.isTensorList()) {
+      auto list = r.toTensorList();
+      for (std::size_t j = 0; j < list.size(); ++j) list.set(j, to_device_output(list.get(j), call, out_device));
+    }
+  }
+}
+
+}  // namespace tensor_run

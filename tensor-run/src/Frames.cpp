@@ -1,0 +1,337 @@
+#include "Frames.h"
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <execinfo.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace tensor_run {
+
+namespace {
+
+std::string demangle(const char* name) {
+  if (!name) return {};
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(name, nullptr, nullptr, &status), std::free);
+  return status == 0 && d ? std::string(d.get()) : std::string(name);
+}
+
+std::string basename_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+std::string join_path(const char* dir, const char* file) {
+  if (!file) return {};
+  if (file[0] == '/' || !dir || !*dir) return file;
+  std::string d = dir;
+  if (d.back() != '/') d += '/';
+  return d + file;
+}
+
+// The path of tensor-run's own library, to drop its frames.
+std::string self_path() {
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void*>(&capture_stack), &info) || !info.dli_fname) return {};
+  // LD_PRELOAD may name it relatively; libdw reports absolute paths.
+  std::unique_ptr<char, void (*)(void*)> real(realpath(info.dli_fname, nullptr), std::free);
+  return real ? std::string(real.get()) : std::string(info.dli_fname);
+}
+
+// libdw's view of the process, and the per-address cache. libdw is not
+// thread-safe: everything here runs under one mutex.
+class Symbolizer {
+ public:
+  std::vector<Frame> frames_of(std::uintptr_t pc) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (auto it = cache_.find(pc); it != cache_.end()) return it->second;
+    std::vector<Frame> frames = lookup(pc);
+    cache_.emplace(pc, frames);
+    return frames;
+  }
+
+ private:
+  static const Dwfl_Callbacks* callbacks() {
+    static char* debuginfo_path = nullptr;
+    static const Dwfl_Callbacks cb = {
+        dwfl_linux_proc_find_elf,
+        dwfl_standard_find_debuginfo,
+        nullptr,
+        &debuginfo_path,
+    };
+    return &cb;
+  }
+
+  // (Re)reports the process's objects: libraries dlopen()ed after the last
+  // report are only known after this.
+  void report() {
+    if (dwfl_) dwfl_end(dwfl_);
+    dwfl_ = dwfl_begin(callbacks());
+    if (!dwfl_) return;
+    if (dwfl_linux_proc_report(dwfl_, getpid()) != 0 || dwfl_report_end(dwfl_, nullptr, nullptr) != 0) {
+      dwfl_end(dwfl_);
+      dwfl_ = nullptr;
+    }
+  }
+
+  Dwfl_Module* module_of(std::uintptr_t pc) {
+    if (!dwfl_) report();
+    Dwfl_Module* m = dwfl_ ? dwfl_addrmodule(dwfl_, pc) : nullptr;
+    if (!m && dwfl_) {
+      report();
+      m = dwfl_ ? dwfl_addrmodule(dwfl_, pc) : nullptr;
+    }
+    return m;
+  }
+
+  // A function's name: its demangled linkage name when it has one, else
+  // (internal linkage, as in an anonymous namespace) its name qualified by
+  // the namespaces and classes around its declaration.
+  static std::string die_function_name(Dwarf_Die* die) {
+    Dwarf_Attribute attr;
+    for (int at : {DW_AT_linkage_name, DW_AT_MIPS_linkage_name})
+      if (dwarf_attr_integrate(die, at, &attr))
+        if (const char* mangled = dwarf_formstring(&attr)) return demangle(mangled);
+    const char* name = dwarf_diename(die);
+    if (!name) return "";
+    // From an inlined or out-of-line instance to the declaration.
+    Dwarf_Die decl = *die;
+    for (int hops = 0; hops < 8; ++hops) {
+      Dwarf_Die next;
+      if (dwarf_attr(&decl, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &next)) decl = next;
+      else if (dwarf_attr(&decl, DW_AT_specification, &attr) && dwarf_formref_die(&attr, &next)) decl = next;
+      else break;
+    }
+    std::string qualified = name;
+    Dwarf_Die* parents = nullptr;
+    const int n = dwarf_getscopes_die(&decl, &parents);
+    for (int i = 1; i < n; ++i) {
+      const int tag = dwarf_tag(&parents[i]);
+      if (tag != DW_TAG_namespace && tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
+          tag != DW_TAG_union_type)
+        continue;
+      const char* scope = dwarf_diename(&parents[i]);
+      qualified = std::string(scope ? scope : "(anonymous namespace)") + "::" + qualified;
+    }
+    std::free(parents);
+    return qualified;
+  }
+
+  std::vector<Frame> lookup(std::uintptr_t pc) {
+    Frame base;
+    base.pc = pc;
+    Dwfl_Module* m = module_of(pc);
+    if (!m) return {base};
+    Dwarf_Addr start = 0;
+    // For a process's modules the name is the object's path.
+    const char* path = dwfl_module_info(m, nullptr, &start, nullptr, nullptr, nullptr, nullptr, nullptr);
+    base.object = path ? path : "";
+    base.offset = pc - start;
+    base.kind = classify_object(base.object, self_);
+    if (const char* sym = dwfl_module_addrname(m, pc)) base.function = demangle(sym);
+
+    std::vector<Frame> out;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die* cu = dwfl_module_addrdie(m, pc, &bias);
+    const char* comp_dir = nullptr;
+    if (cu) {
+      Dwarf_Attribute attr;
+      if (dwarf_attr(cu, DW_AT_comp_dir, &attr)) comp_dir = dwarf_formstring(&attr);
+    }
+    Frame f = base;
+    if (Dwfl_Line* line = dwfl_module_getsrc(m, pc)) {
+      int lineno = 0, col = 0;
+      const char* file = dwfl_lineinfo(line, nullptr, &lineno, &col, nullptr, nullptr);
+      f.file = join_path(comp_dir, file);
+      f.line = lineno > 0 ? static_cast<unsigned>(lineno) : 0;
+      f.column = col > 0 ? static_cast<unsigned>(col) : 0;
+    }
+    // The scopes around pc in the concrete tree, innermost first: the
+    // innermost scope's parents by nesting (dwarf_getscopes alone follows
+    // an inlined function into its abstract definition instead), as
+    // eu-addr2line -i does.
+    Dwarf_Die* scopes = nullptr;
+    int n = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
+    if (n > 0) {
+      Dwarf_Die innermost = scopes[0];
+      std::free(scopes);
+      scopes = nullptr;
+      n = dwarf_getscopes_die(&innermost, &scopes);
+    }
+    Dwarf_Files* files = nullptr;
+    size_t nfiles = 0;
+    if (cu && dwarf_getsrcfiles(cu, &files, &nfiles) != 0) files = nullptr;
+    bool closed = false;
+    for (int i = 0; i < n; ++i) {
+      const int tag = dwarf_tag(&scopes[i]);
+      if (tag == DW_TAG_inlined_subroutine) {
+        f.function = die_function_name(&scopes[i]);
+        f.inlined = true;
+        out.push_back(f);
+        // The outer frame continues at this inlined call's site.
+        Frame caller = base;
+        Dwarf_Attribute attr;
+        Dwarf_Word value = 0;
+        if (files && dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &value) == 0 && value < nfiles)
+          caller.file = join_path(comp_dir, dwarf_filesrc(files, value, nullptr, nullptr));
+        if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &value) == 0)
+          caller.line = static_cast<unsigned>(value);
+        if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_column, &attr), &value) == 0)
+          caller.column = static_cast<unsigned>(value);
+        f = caller;
+      } else if (tag == DW_TAG_subprogram) {
+        const std::string name = die_function_name(&scopes[i]);
+        if (!name.empty()) f.function = name;
+        f.inlined = false;
+        out.push_back(f);
+        closed = true;
+        break;
+      }
+    }
+    std::free(scopes);
+    if (!closed) out.push_back(f);
+    return out;
+  }
+
+  std::mutex mu_;
+  Dwfl* dwfl_ = nullptr;
+  std::string self_ = self_path();
+  std::unordered_map<std::uintptr_t, std::vector<Frame>> cache_;
+};
+
+Symbolizer& symbolizer() {
+  static auto* s = new Symbolizer;  // leaked: used from storage deleters at exit
+  return *s;
+}
+
+// Index of the '(' that opens the parameter list: the first at nesting
+// depth 0 that is not part of "(anonymous namespace)" or "operator()".
+std::size_t parameter_list(const std::string& s) {
+  int depth = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '<' || c == '[' || c == '{') {
+      if (c == '<' && i >= 8 && s.compare(i - 8, 8, "operator") == 0) continue;  // operator<, operator<<
+      ++depth;
+    } else if (c == '>' || c == ']' || c == '}') {
+      if (c == '>' && ((i >= 8 && s.compare(i - 8, 8, "operator") == 0) || (i >= 1 && s[i - 1] == '-'))) continue;
+      if (depth > 0) --depth;
+    } else if (c == '(' && depth == 0) {
+      if (s.compare(i, 21, "(anonymous namespace)") == 0) {
+        i += 20;
+        continue;
+      }
+      if (i >= 8 && s.compare(i - 8, 8, "operator") == 0 && s.compare(i, 2, "()") == 0) {
+        ++i;
+        continue;
+      }
+      return i;
+    }
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
+std::vector<void*> capture_stack() {
+  std::vector<void*> pcs(256);
+  const int n = ::backtrace(pcs.data(), static_cast<int>(pcs.size()));
+  pcs.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  return pcs;
+}
+
+std::vector<Frame> symbolize(const std::vector<void*>& stack) {
+  std::vector<Frame> out;
+  for (std::size_t i = 0; i < stack.size(); ++i) {
+    auto pc = reinterpret_cast<std::uintptr_t>(stack[i]);
+    if (pc == 0) continue;
+    // Return addresses point after the call; the line is the call's. The
+    // innermost address is backtrace()'s own and is dropped as Self anyway.
+    if (i > 0) pc -= 1;
+    for (Frame& f : symbolizer().frames_of(pc)) {
+      if (f.kind == ObjectKind::Self) continue;
+      out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
+std::string qualified_name(const std::string& signature) {
+  const std::size_t open = parameter_list(signature);
+  std::string head = signature.substr(0, open);
+  // A return type ends at the last space at depth 0 before the name.
+  int depth = 0;
+  std::size_t name_start = 0;
+  for (std::size_t i = 0; i < head.size(); ++i) {
+    const char c = head[i];
+    if (c == '<' || c == '(' || c == '[' || c == '{') ++depth;
+    else if ((c == '>' || c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    else if (c == ' ' && depth == 0 && head.compare(i + 1, 10, "namespace)") != 0 &&
+             !(i >= 8 && head.compare(i - 8, 8, "operator") == 0))
+      name_start = i + 1;
+  }
+  return head.substr(name_start);
+}
+
+std::string unqualified_name(const std::string& qualified) {
+  std::string s = qualified;
+  // Drop trailing template arguments.
+  if (!s.empty() && s.back() == '>') {
+    int depth = 0;
+    for (std::size_t i = s.size(); i-- > 0;) {
+      if (s[i] == '>') ++depth;
+      else if (s[i] == '<' && --depth == 0) {
+        s.resize(i);
+        break;
+      }
+    }
+  }
+  const auto colons = s.rfind("::");
+  return colons == std::string::npos ? s : s.substr(colons + 2);
+}
+
+bool is_user_frame(const Frame& frame) {
+  if (frame.kind != ObjectKind::Program) return false;
+  if (!frame.file.empty()) {
+    for (const char* dir : {"/usr/include/", "/usr/local/include/", "/usr/lib/gcc/", "/usr/lib/llvm"})
+      if (starts_with(frame.file, dir)) return false;
+    // LibTorch unpacked elsewhere (PyTorch's zip): its headers' paths.
+    for (const char* part : {"/include/torch/", "/include/ATen/", "/include/c10/", "/include/caffe2/"})
+      if (frame.file.find(part) != std::string::npos) return false;
+    return true;
+  }
+  const std::string name = qualified_name(frame.function);
+  for (const char* ns : {"torch::", "at::", "c10::", "caffe2::", "std::", "__gnu_cxx::"})
+    if (starts_with(name, ns)) return false;
+  // The C runtime's entry code linked into every executable.
+  if (name == "_start" || name == "__libc_csu_init" || name == "_init") return false;
+  return !frame.function.empty() || frame.offset != 0;
+}
+
+ObjectKind classify_object(const std::string& path, const std::string& self) {
+  if (!self.empty() && path == self) return ObjectKind::Self;
+  if (!self.empty() && !path.empty() && path[0] == '/') {
+    std::unique_ptr<char, void (*)(void*)> real(realpath(path.c_str(), nullptr), std::free);
+    if (real && self == real.get()) return ObjectKind::Self;
+  }
+  const std::string base = basename_of(path);
+  for (const char* lib : {"libtorch", "libc10", "libcaffe2", "libshm"})
+    if (starts_with(base, lib)) return ObjectKind::LibTorch;
+  for (const char* dir : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/local/lib/"})
+    if (starts_with(path, dir)) return ObjectKind::System;
+  if (base.rfind("linux-vdso", 0) == 0 || path.empty() || path[0] == '[') return ObjectKind::System;
+  return ObjectKind::Program;
+}
+
+}  // namespace tensor_run

@@ -1,0 +1,59 @@
+// at::CUDAHooksInterface for the emulated devices, registered under the name
+// ATen looks up ("CUDAHooks"): torch::cuda::is_available(), device_count(),
+// manual_seed_all(), synchronize(), pin_memory() and the default cuda
+// generators all come through here. The real one is
+// aten/src/ATen/cuda/detail/CUDAHooks.cpp; this one has no driver behind it.
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Context.h>
+#include <ATen/detail/CUDAHooksInterface.h>
+#include <c10/util/Exception.h>
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "Config.h"
+#include "DeviceGuard.h"
+#include "DeviceMemory.h"
+#include "Generators.h"
+
+namespace at {
+
+// Registry.h requires the class to live in namespace at.
+struct TensorRunCUDAHooks : public CUDAHooksInterface {
+  explicit TensorRunCUDAHooks(CUDAHooksArgs) {}
+
+  void initCUDA() const override {}
+  bool hasCUDA() const override { return true; }
+  int getNumGPUs() const override { return tensor_run::device_count(); }
+  int64_t current_device() const override { return tensor_run::current_device(); }
+  bool hasPrimaryContext(int64_t device_index) const override {
+    return device_index >= 0 && device_index < tensor_run::device_count();
+  }
+  const Generator& getDefaultCUDAGenerator(DeviceIndex device_index) const override {
+    return tensor_run::device_generator(device_index < 0 ? tensor_run::current_device() : device_index);
+  }
+  Device getDeviceFromPtr(void*) const override {
+    // from_blob(ptr, ..., kCUDA): the memory is the caller's; it is on the
+    // current device as far as anyone can tell.
+    return Device(DeviceType::CUDA, tensor_run::current_device());
+  }
+  bool isPinnedPtr(void* data) const override { return tensor_run::is_pinned(data); }
+  Allocator* getPinnedMemoryAllocator() const override { return tensor_run::pinned_allocator(); }
+  Allocator* getCUDADeviceAllocator() const override { return tensor_run::device_allocator(); }
+  void deviceSynchronize(int64_t device_index) const override {
+    // Work is synchronous: there is nothing to wait for, but an invalid
+    // device is an error as with a driver.
+    tensor_run::check_device_index(static_cast<c10::DeviceIndex>(device_index));
+  }
+  bool compiledWithCuDNN() const override { return false; }
+  bool hasCuDNN() const override { return false; }
+  std::string showConfig() const override {
+    return "  - CUDA emulated by tensor-run on host memory (" + std::to_string(tensor_run::device_count()) +
+           " device(s)); no cuDNN, no CUDA runtime\n";
+  }
+};
+
+C10_REGISTER_TYPED_CLASS(CUDAHooksRegistry, "CUDAHooks", TensorRunCUDAHooks);
+
+}  // namespace at

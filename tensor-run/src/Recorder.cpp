@@ -1,0 +1,150 @@
+#include "Recorder.h"
+
+#include <c10/util/Exception.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstdio>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include "Config.h"
+#include "Frames.h"
+#include "tt/validation_log.h"
+
+namespace tensor_run {
+
+namespace {
+
+constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+std::string hex(std::uintptr_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%zx", static_cast<std::size_t>(v));
+  return buf;
+}
+
+// The frame a record without a user frame of its own is filed under: the
+// innermost frame of the program, or the innermost frame at all.
+const Frame* fallback_frame(const std::vector<Frame>& frames) {
+  for (const Frame& f : frames)
+    if (f.kind == ObjectKind::Program) return &f;
+  return frames.empty() ? nullptr : &frames.front();
+}
+
+std::string module_note(const Violation& v, const Placement& where) {
+  if (!v.parameter_involved || where.check != "tensor-unmoved-input") return "";
+  const std::string layer = where.module.empty() ? "module" : "module " + where.module;
+  return " (" + layer + "'s parameters are on " + v.parameter_side + ", its input is on " + v.input_side + ")";
+}
+
+tt::ValidationRecord to_record(const Violation& v, const Placement& where, const std::vector<Frame>& frames) {
+  tt::ValidationRecord r;
+  r.check = where.check;
+  r.op = v.op;
+  r.message = v.message + module_note(v, where);
+  r.devices = v.devices;
+  r.dtypes = v.dtypes;
+  const Frame* f = where.frame != npos ? &frames[where.frame] : fallback_frame(frames);
+  if (f) {
+    if (!f->file.empty() && f->line > 0) {
+      r.file = f->file;
+      r.line = f->line;
+      r.column = f->column;
+      r.function = f->function;
+    } else {
+      // No debug info: the object and the function with its offset
+      // (docs/tensor-run.md, "Source locations").
+      r.file = f->object;
+      r.function = (f->function.empty() ? std::string("?") : f->function) + " at " + hex(f->offset);
+    }
+  }
+  if (r.file.empty()) r.file = "(unknown)";
+  return r;
+}
+
+void write(const tt::ValidationRecord& r) noexcept {
+  std::string error;
+  if (!tt::append_validation_record(config().log_path, r, &error)) {
+    static std::atomic<bool> warned{false};
+    if (!warned.exchange(true)) std::fprintf(stderr, "tensor-run: validation log: %s\n", error.c_str());
+  }
+}
+
+}  // namespace
+
+std::string located_message(const std::string& message, const Placement& where, const std::vector<Frame>& frames) {
+  std::ostringstream s;
+  s << message << "\n[tensor-run] " << where.check;
+  const Frame* f = where.frame != npos ? &frames[where.frame] : fallback_frame(frames);
+  if (f) {
+    if (!f->file.empty() && f->line > 0) {
+      s << " at " << f->file << ':' << f->line;
+      if (f->column) s << ':' << f->column;
+    } else {
+      s << " at " << f->object << " " << hex(f->offset);
+    }
+    if (!f->function.empty()) s << " in " << f->function;
+  }
+  return s.str();
+}
+
+void dump_frames(const std::vector<Frame>& frames, const Placement& where) {
+  static const bool enabled = std::getenv("TENSOR_RUN_DEBUG_FRAMES") != nullptr;
+  if (!enabled) return;
+  static const char* kinds[] = {"program", "libtorch", "system", "self"};
+  std::fprintf(stderr, "[tensor-run] %s, placed at frame %zd:\n", where.check.c_str(),
+               where.frame == npos ? -1 : static_cast<std::ptrdiff_t>(where.frame));
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    const Frame& f = frames[i];
+    std::fprintf(stderr, "  #%zu %s%s %s %s:%u:%u %s+%s\n", i, kinds[static_cast<int>(f.kind)],
+                 is_user_frame(f) ? " user" : "", f.function.c_str(), f.file.c_str(), f.line, f.column,
+                 f.object.c_str(), hex(f.offset).c_str());
+  }
+}
+
+// True when the autograd engine is running a backward function: in record
+// mode the forward of that function was repaired (an operand used where it
+// was, not moved), and its backward meets the same mismatch again.
+bool in_backward(const std::vector<Frame>& frames) {
+  for (const Frame& f : frames)
+    if (qualified_name(f.function).rfind("torch::autograd::Engine::", 0) == 0) return true;
+  return false;
+}
+
+void report(const Violation& v) {
+  const std::vector<Frame> frames = symbolize(capture_stack());
+  const Placement where = place(v.kind, v.parameter_involved, frames);
+  dump_frames(frames, where);
+  if (config().mode == Mode::Record && in_backward(frames)) return;
+  if (config().mode == Mode::Raise) {
+    const std::string msg = located_message(v.message + module_note(v, where), where, frames);
+    TORCH_CHECK(false, msg);
+  }
+  write(to_record(v, where, frames));
+}
+
+void report_discarded_cast(const Violation& v, const std::vector<void*>& stack) noexcept {
+  try {
+    const std::vector<Frame> frames = symbolize(stack);
+    const Placement where = place(ViolationKind::DiscardedCast, false, frames);
+    dump_frames(frames, where);
+    if (where.frame == npos) return;  // a library's conversion
+    const tt::ValidationRecord r = to_record(v, where, frames);
+    if (config().mode == Mode::Record) {
+      write(r);
+      return;
+    }
+    static std::mutex mu;
+    static auto* warned = new std::set<std::pair<std::string, unsigned>>;  // leaked: may run at exit
+    std::lock_guard<std::mutex> lock(mu);
+    if (warned->insert({r.file, r.line}).second)
+      std::fprintf(stderr, "[tensor-run] warning: %s:%u:%u: %s [tensor-discarded-cast]\n", r.file.c_str(), r.line,
+                   r.column, r.message.c_str());
+  } catch (...) {
+    // A destructor's report must not throw; losing it is the lesser harm.
+  }
+}
+
+}  // namespace tensor_run

@@ -1,0 +1,76 @@
+// What runs when the library is loaded, before the program's main():
+// settings are read (a bad value stops here), a second LibTorch in the
+// process is refused, and the library takes itself out of LD_PRELOAD so the
+// program's child processes run uninstrumented.
+#include <dlfcn.h>
+#include <link.h>
+#include <torch/version.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "Config.h"
+
+namespace tensor_run {
+namespace {
+
+std::string own_path() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&own_path), &info) && info.dli_fname) return info.dli_fname;
+  return {};
+}
+
+// Drops this library from LD_PRELOAD (entries separated by ':' or ' ').
+void leave_ld_preload(const std::string& self) {
+  const char* value = std::getenv("LD_PRELOAD");
+  if (!value) return;
+  const std::string base = self.substr(self.rfind('/') + 1);
+  std::string kept, entry;
+  auto flush = [&] {
+    if (!entry.empty() && entry != self && entry.substr(entry.rfind('/') + 1) != base)
+      kept += (kept.empty() ? "" : ":") + entry;
+    entry.clear();
+  };
+  for (const char* p = value;; ++p) {
+    if (*p == '\0' || *p == ':' || *p == ' ') {
+      flush();
+      if (*p == '\0') break;
+    } else {
+      entry += *p;
+    }
+  }
+  if (kept.empty()) unsetenv("LD_PRELOAD");
+  else setenv("LD_PRELOAD", kept.c_str(), 1);
+}
+
+// The paths of every libc10 in the process: more than one means the program
+// brought its own LibTorch, which this library was not built against.
+int collect_c10(struct dl_phdr_info* info, size_t, void* data) {
+  const char* name = info->dlpi_name;
+  if (name && *name) {
+    const char* base = std::strrchr(name, '/');
+    base = base ? base + 1 : name;
+    if (std::strncmp(base, "libc10.so", 9) == 0) static_cast<std::vector<std::string>*>(data)->push_back(name);
+  }
+  return 0;
+}
+
+__attribute__((constructor)) void start() {
+  (void)config();  // exits with a message on a bad setting
+  std::vector<std::string> c10;
+  dl_iterate_phdr(&collect_c10, &c10);
+  if (c10.size() > 1) {
+    std::fprintf(stderr,
+                 "tensor-run: the program loads a LibTorch of its own (%s) besides the one tensor-run was built "
+                 "for (LibTorch %s, %s); rebuild the program against LibTorch %s\n",
+                 c10.back().c_str(), TORCH_VERSION, c10.front().c_str(), TORCH_VERSION);
+    std::_Exit(2);
+  }
+  leave_ld_preload(own_path());
+}
+
+}  // namespace
+}  // namespace tensor_run

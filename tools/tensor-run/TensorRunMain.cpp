@@ -1,0 +1,221 @@
+// tensor-run: runs an unmodified LibTorch program on emulated CUDA devices
+// and reports the device and dtype bugs a GPU would hit.
+//
+//   tensor-run [--record FILE] [--devices N] [--] PROGRAM [ARGS...]
+//
+// The driver checks what it is given, then replaces itself with PROGRAM,
+// with libtensor-run.so (tensor-run/) preloaded: the exit status is the
+// program's. Bad input is a one-line error and exit status 2, and the
+// program is not started half-instrumented: not an ELF executable, not
+// dynamically linked against LibTorch, another LibTorch than the one the
+// library was built for, an unwritable record file.
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "Config.h"
+
+using namespace llvm;
+
+namespace {
+
+constexpr int ExitUsage = 2;
+
+cl::OptionCategory Category("tensor-run options");
+cl::opt<std::string> RecordFile("record", cl::value_desc("file"),
+                                cl::desc("append each violation to FILE (the runtime's JSONL validation log) and let "
+                                         "the program continue, instead of raising"),
+                                cl::cat(Category));
+cl::opt<std::string> Devices("devices", cl::value_desc("n"), cl::init("1"),
+                             cl::desc("number of emulated CUDA devices, 1 to 16 (default 1)"), cl::cat(Category));
+cl::opt<std::string> Program(cl::Positional, cl::Required, cl::desc("PROGRAM"), cl::cat(Category));
+cl::list<std::string> ProgramArgs(cl::ConsumeAfter, cl::desc("[ARGS...]"), cl::cat(Category));
+
+int fail(const Twine &Message) {
+  errs() << "tensor-run: " << Message << "\n";
+  return ExitUsage;
+}
+
+// PROGRAM as execvp would find it: as given when it has a '/', else on PATH.
+std::string resolveProgram(const std::string &Name) {
+  if (Name.find('/') != std::string::npos)
+    return Name;
+  if (ErrorOr<std::string> P = sys::findProgramByName(Name))
+    return *P;
+  return "";
+}
+
+// Why PATH is not a dynamically linked x86-64 ELF executable, or "".
+std::string checkElf(const std::string &Path) {
+  Expected<object::OwningBinary<object::ObjectFile>> Obj = object::ObjectFile::createObjectFile(Path);
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return "is not an ELF executable (a script? run tensor-run on the LibTorch program it starts)";
+  }
+  auto *Elf = dyn_cast<object::ELF64LEObjectFile>(Obj->getBinary());
+  if (!Elf)
+    return "is not an x86-64 ELF executable";
+  Expected<ArrayRef<object::ELF64LE::Phdr>> Headers = Elf->getELFFile().program_headers();
+  if (!Headers) {
+    consumeError(Headers.takeError());
+    return "is a malformed ELF file";
+  }
+  for (const auto &H : *Headers)
+    if (H.p_type == ELF::PT_INTERP)
+      return "";
+  return "is statically linked; tensor-run needs a program dynamically linked against LibTorch";
+}
+
+// The libraries the dynamic loader would load for PATH, as "soname path"
+// pairs: the loader's trace mode (what ldd runs), which maps the objects and
+// exits without running the program.
+bool loadedLibraries(const std::string &Path, std::vector<std::pair<std::string, std::string>> &Out,
+                     std::string &Error) {
+  SmallString<128> Trace;
+  if (std::error_code EC = sys::fs::createTemporaryFile("tensor-run-ldd", "txt", Trace)) {
+    Error = "cannot create a temporary file: " + EC.message();
+    return false;
+  }
+  std::vector<StringRef> Env;
+  std::vector<std::string> Storage;
+  for (char **E = environ; *E; ++E)
+    Storage.emplace_back(*E);
+  Storage.emplace_back("LD_TRACE_LOADED_OBJECTS=1");
+  for (const std::string &S : Storage)
+    if (!StringRef(S).starts_with("LD_PRELOAD="))
+      Env.push_back(S);
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Trace), StringRef("")};
+  std::string ExecError;
+  const int Rc = sys::ExecuteAndWait(Path, {Path}, ArrayRef(Env), Redirects, /*SecondsToWait=*/60, 0, &ExecError);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Trace);
+  sys::fs::remove(Trace);
+  if (Rc != 0 || !Text) {
+    Error = ExecError.empty() ? "the dynamic loader cannot load it (run ldd on it to see why)" : ExecError;
+    return false;
+  }
+  SmallVector<StringRef> Lines;
+  (*Text)->getBuffer().split(Lines, '\n', -1, false);
+  for (StringRef L : Lines) {
+    L = L.trim();
+    auto [Name, Rest] = L.split(" => ");
+    if (Rest.empty())
+      continue;
+    StringRef Where = Rest.split(" (").first.trim();
+    Out.emplace_back(Name.str(), Where.str());
+  }
+  return true;
+}
+
+std::string realPath(const std::string &P) {
+  SmallString<256> Real;
+  if (sys::fs::real_path(P, Real))
+    return P;
+  return std::string(Real);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "tensor-run " << TT_TENSOR_RUN_VERSION << " (tensor-tidy), for LibTorch " << TT_TORCH_VERSION << "\n";
+  });
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "runs an unmodified LibTorch program on emulated CUDA devices and reports the device and dtype bugs a GPU "
+          "would hit\n\n"
+          "Without --record a violation throws LibTorch's own c10::Error with the CUDA build's message and the "
+          "program's file:line. TT_VALIDATE=record and TT_VALIDATE_LOG=FILE in the environment do what --record "
+          "does.\nExit status: the program's; 2 when tensor-run refuses to start it.\n",
+          &errs()))
+    return ExitUsage;
+
+  const int DeviceCount = tensor_run::parse_device_count(Devices.c_str());
+  if (DeviceCount == 0)
+    return fail("--devices=" + Devices + " is not a number of devices from 1 to 16");
+
+  const std::string Path = resolveProgram(Program);
+  if (Path.empty())
+    return fail("'" + Program + "' not found on PATH");
+  if (!sys::fs::exists(Path))
+    return fail("'" + Path + "' does not exist");
+  if (sys::fs::is_directory(Path))
+    return fail("'" + Path + "' is a directory");
+  if (!sys::fs::can_execute(Path))
+    return fail("'" + Path + "' is not executable");
+  if (std::string Why = checkElf(Path); !Why.empty())
+    return fail("'" + Path + "' " + Why);
+
+  std::vector<std::pair<std::string, std::string>> Libraries;
+  std::string Error;
+  if (!loadedLibraries(Path, Libraries, Error))
+    return fail("'" + Path + "': " + Error);
+  std::string C10;
+  for (const auto &[Name, Where] : Libraries)
+    if (StringRef(Name).starts_with("libc10.so")) {
+      if (Where == "not found")
+        return fail("'" + Path + "' needs " + Name + ", which the dynamic loader does not find");
+      C10 = Where;
+    }
+  if (C10.empty())
+    return fail("'" + Path + "' is not dynamically linked against LibTorch (libc10.so is not among the libraries "
+                "it loads); tensor-run instruments LibTorch programs");
+  if (realPath(C10) != realPath(TT_TORCH_C10_LIBRARY))
+    return fail("'" + Path + "' loads LibTorch from " + C10 + ", but tensor-run was built for LibTorch " +
+                TT_TORCH_VERSION + " at " + TT_TORCH_C10_LIBRARY + "; rebuild the program against that one");
+
+  // The library, at ../lib from this binary (build/bin -> build/lib).
+  SmallString<256> Library(sys::path::parent_path(
+      sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&fail))));
+  sys::path::remove_filename(Library);
+  sys::path::append(Library, "lib", "libtensor-run.so");
+  if (!sys::fs::exists(Library))
+    return fail("its library is missing: " + Library + " (build the tensor_run target)");
+
+  if (!RecordFile.empty()) {
+    // Appended to, as TT_VALIDATE_LOG is: nothing recorded before is lost.
+    SmallString<256> Abs(RecordFile);
+    if (std::error_code EC = sys::fs::make_absolute(Abs))
+      return fail("cannot resolve --record " + RecordFile + ": " + EC.message());
+    if (sys::fs::is_directory(Abs))
+      return fail("cannot write the record file " + Abs + ": it is a directory");
+    int FD;
+    if (std::error_code EC = sys::fs::openFileForWrite(Abs, FD, sys::fs::CD_OpenAlways, sys::fs::OF_Append))
+      return fail("cannot write the record file " + Abs + ": " + EC.message());
+    ::close(FD);
+    setenv("TT_VALIDATE", "record", 1);
+    setenv("TT_VALIDATE_LOG", Abs.c_str(), 1);
+  } else if (const char *Mode = std::getenv("TT_VALIDATE");
+             Mode && *Mode && std::strcmp(Mode, "raise") != 0 && std::strcmp(Mode, "record") != 0) {
+    return fail(std::string("TT_VALIDATE=") + Mode + " is not raise or record");
+  }
+
+  std::string Preload = std::string(Library);
+  if (const char *Old = std::getenv("LD_PRELOAD"); Old && *Old)
+    Preload += std::string(":") + Old;
+  setenv("LD_PRELOAD", Preload.c_str(), 1);
+  setenv("TENSOR_RUN_DEVICES", std::to_string(DeviceCount).c_str(), 1);
+
+  std::vector<char *> Argv;
+  Argv.push_back(const_cast<char *>(Program.c_str()));
+  for (std::string &A : ProgramArgs)
+    Argv.push_back(A.data());
+  Argv.push_back(nullptr);
+  execv(Path.c_str(), Argv.data());
+  errs() << "tensor-run: cannot run '" << Path << "': " << std::strerror(errno) << "\n";
+  return 127;
+}
