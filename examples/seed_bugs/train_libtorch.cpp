@@ -52,9 +52,10 @@ int main() {
 
   // Mixed precision gone wrong: the cast of the batch is thrown away.
   model->to(torch::kHalf);
-  auto batch = torch::rand({8, 784}).to(device);
+  auto batch = torch::rand({64, 784}).to(device);
   batch.to(torch::kHalf); // BUG(tensor-discarded-cast): batch = batch.to(torch::kHalf);
   auto logits = model->forward(batch); // BUG(tensor-mixed-dtype): half model, float input
-  std::cout << logits.sizes() << "\n";
+  // The loss helper is where the float16 logits were meant to become float32.
+  std::cout << logits.sizes() << " loss " << weighted_loss(logits, labels, class_weights).item<float>() << "\n";
   return 0;
 }

@@ -2,6 +2,7 @@
 
 #include <ATen/ops/_to_copy_native.h>
 
+#include <exception>
 #include <sstream>
 
 #include "DeviceMemory.h"
@@ -34,7 +35,10 @@ void mark_read(const at::Tensor& t) noexcept {
 
 void report_discarded(ConversionSite* site) noexcept {
   std::unique_ptr<ConversionSite> owned(site);
-  if (site->thread != std::this_thread::get_id() || site->ops_before != t_ops) return;
+  // Destroyed by another thread, after other ops (kept, then dropped), or
+  // while an exception unwinds the statement: not discarded at the statement.
+  if (site->thread != std::this_thread::get_id() || site->ops_before != t_ops || std::uncaught_exceptions() > 0)
+    return;
   try {
     Violation v;
     v.kind = ViolationKind::DiscardedCast;

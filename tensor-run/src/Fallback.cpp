@@ -3,7 +3,11 @@
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>
 
+#include <mutex>
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -77,6 +81,36 @@ bool is_parameter(const at::Tensor& t) {
   return false;
 }
 
+// The storages of the operands that broke a rule in a recorded violation:
+// met again in a backward pass, they are its consequence (Recorder.h).
+class Offenders {
+ public:
+  void add(const at::Tensor& t) {
+    if (!t.has_storage()) return;
+    c10::StorageImpl* s = t.storage().unsafeGetStorageImpl();
+    std::lock_guard<std::mutex> lock(mu_);
+    if (seen_.size() > 4096) {
+      for (auto it = seen_.begin(); it != seen_.end();) it = it->second.expired() ? seen_.erase(it) : std::next(it);
+    }
+    seen_.emplace(s, c10::weak_intrusive_ptr<c10::StorageImpl>(t.storage().getWeakStorageImpl()));
+  }
+  bool contains(const at::Tensor& t) {
+    if (!t.has_storage()) return false;
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = seen_.find(t.storage().unsafeGetStorageImpl());
+    return it != seen_.end() && !it->second.expired();
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<const c10::StorageImpl*, c10::weak_intrusive_ptr<c10::StorageImpl>> seen_;
+};
+
+Offenders& offenders() {
+  static auto* o = new Offenders;  // leaked: used until exit
+  return *o;
+}
+
 std::string device_text(c10::Device d) {
   std::ostringstream s;
   s << d;
@@ -89,14 +123,20 @@ std::string short_name(const c10::FunctionSchema& schema) {
   return name;
 }
 
-// Applies the device rule, then the dtype rule. Returns the device fresh
-// outputs go to. In record mode, `repair` moves or casts offending operands
-// on the stack (the caller runs device code); without it the cpu kernels
-// run on views anyway, and only dtypes are repaired.
-void apply_rules(const c10::OperatorHandle& op, torch::jit::Stack& stack, std::size_t base, bool repair_devices) {
+// Applies the device rule, then the dtype rule (record mode gets here
+// after a violation; raise mode has thrown). The op continues on the
+// parameters' device when a parameter was involved (the module's input
+// moves to the module, as tt's record mode does), else on the first
+// operand's: that device is returned. `repair_devices` moves the offending
+// operands there on the stack, for callers that run device code; the cpu
+// kernels run on host views of every operand anyway. Dtypes are always
+// repaired.
+c10::optional<c10::Device> apply_rules(const c10::OperatorHandle& op, torch::jit::Stack& stack, std::size_t base,
+                                       bool repair_devices) {
   const c10::FunctionSchema& schema = op.schema();
   Operands ops = gather(schema, stack, base);
-  if (ops.described.size() < 2) return;
+  c10::optional<c10::Device> continue_on;
+  if (ops.described.size() < 2) return continue_on;
 
   if (auto mismatch = check_devices(ops.described)) {
     const std::size_t k = mismatch->offending;
@@ -119,20 +159,21 @@ void apply_rules(const c10::OperatorHandle& op, torch::jit::Stack& stack, std::s
       v.parameter_side = device_text(first_param ? mismatch->common : offending.device());
       v.input_side = device_text(first_param ? offending.device() : mismatch->common);
     }
-    report(v);  // throws in raise mode
+    v.seen_before = offenders().contains(offending) || offenders().contains(ops.tensors[first]);
+    if (report(v) == Reported::Recorded) offenders().add(offending);  // raise mode has thrown
+    continue_on = v.parameter_involved ? (first_param ? mismatch->common : offending.device()) : mismatch->common;
     if (repair_devices) {
-      // Move every operand off the common device, as tt's record mode does.
       for (std::size_t i = 0; i < ops.described.size(); ++i) {
         const Operand& o = ops.described[i];
-        if (o.index || o.device == mismatch->common || (o.device.is_cpu() && o.dim == 0)) continue;
-        put(stack, base, ops.slots[i], ops.tensors[i].to(mismatch->common));
+        if (o.index || o.device == *continue_on || (o.device.is_cpu() && o.dim == 0)) continue;
+        put(stack, base, ops.slots[i], ops.tensors[i].to(*continue_on));
       }
       ops = gather(schema, stack, base);
     }
   }
 
   const std::vector<std::string> names = same_dtype_arguments(schema.name());
-  if (names.empty()) return;
+  if (names.empty()) return continue_on;
   if (auto pair = check_same_dtype(ops.described, names)) {
     const auto [first, offending] = *pair;
     const c10::ScalarType a = ops.described[first].dtype, b = ops.described[offending].dtype;
@@ -152,7 +193,11 @@ void apply_rules(const c10::OperatorHandle& op, torch::jit::Stack& stack, std::s
       v.input_side = python_dtype_name(target == a ? b : a);
       break;
     }
-    report(v);
+    v.seen_before = offenders().contains(ops.tensors[first]) || offenders().contains(ops.tensors[offending]);
+    if (report(v) == Reported::Recorded) {
+      offenders().add(ops.tensors[first]);
+      offenders().add(ops.tensors[offending]);
+    }
     for (std::size_t i = 0; i < ops.described.size(); ++i) {
       const Operand& o = ops.described[i];
       bool named = false;
@@ -161,6 +206,7 @@ void apply_rules(const c10::OperatorHandle& op, torch::jit::Stack& stack, std::s
         put(stack, base, ops.slots[i], ops.tensors[i].to(target));
     }
   }
+  return continue_on;
 }
 
 bool is_low_precision(c10::ScalarType t) { return t == c10::ScalarType::Half || t == c10::ScalarType::BFloat16; }
@@ -198,6 +244,15 @@ void run_in_float32(Call& c, c10::ScalarType low) {
   c.stack.resize(c.base);
   for (std::size_t i = 0; i < c.arguments.size(); ++i) {
     c10::IValue v = c.arguments[i];
+    // A dtype argument naming the low precision (softmax's input_dtype, a
+    // reduction's dtype=) follows the tensors to float32.
+    c10::TypePtr type = args[i].real_type();  // type() says int for a ScalarType
+    if (type->kind() == c10::TypeKind::OptionalType) type = type->castRaw<c10::OptionalType>()->getElementType();
+    if (type->kind() == c10::TypeKind::ScalarTypeType && v.isInt() &&
+        static_cast<c10::ScalarType>(v.toInt()) == low) {
+      c.stack.emplace_back(static_cast<int64_t>(at::kFloat));
+      continue;
+    }
     auto widen = [&](const at::Tensor& t) -> at::Tensor {
       if (!t.defined() || !is_low_precision(t.scalar_type())) return t;
       at::Tensor wide = t.to(at::kFloat);
@@ -264,12 +319,12 @@ void emulated_kernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   const auto& args = schema.arguments();
   const std::size_t n = args.size();
   const std::size_t base = stack->size() - n;
-  apply_rules(op, *stack, base, /*repair_devices=*/false);
+  c10::optional<c10::Device> out_device = apply_rules(op, *stack, base, /*repair_devices=*/false);
 
   // The device fresh outputs go to, from the (repaired) operands.
   Operands ops = gather(schema, *stack, base);
-  c10::optional<c10::Device> out_device;
-  if (auto d = output_device(ops.described)) out_device = *d;
+  if (!out_device)
+    if (auto d = output_device(ops.described)) out_device = *d;
   bool low_precision = false;
   c10::ScalarType low = c10::ScalarType::Half;
   for (const Operand& o : ops.described)
@@ -311,7 +366,10 @@ void emulated_kernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
     if (!low_precision || !is_missing_low_precision_kernel(e)) throw;
     try {
       run_in_float32(call, low);
-    } catch (const c10::Error&) {
+    } catch (const c10::Error& retry) {
+      if (std::getenv("TENSOR_RUN_DEBUG_FRAMES"))
+        std::fprintf(stderr, "[tensor-run] float32 retry of %s failed: %s\n", schema.name().c_str(),
+                     retry.what_without_backtrace());
       throw e;  // the cpu kernel's own error says more than the retry's
     }
   }

@@ -44,7 +44,8 @@ struct TensorRunCUDAHooks : public CUDAHooksInterface {
   void deviceSynchronize(int64_t device_index) const override {
     // Work is synchronous: there is nothing to wait for, but an invalid
     // device is an error as with a driver.
-    tensor_run::check_device_index(static_cast<c10::DeviceIndex>(device_index));
+    // -1: the current device (torch::cuda::synchronize()'s default).
+    if (device_index >= 0) tensor_run::check_device_index(static_cast<c10::DeviceIndex>(device_index));
   }
   bool compiledWithCuDNN() const override { return false; }
   bool hasCuDNN() const override { return false; }

@@ -6,6 +6,10 @@
 #include <ATen/ops/_reshape_alias_native.h>
 #include <ATen/ops/as_strided_native.h>
 #include <ATen/ops/convolution_native.h>
+#include <ATen/ops/gru_native.h>
+#include <ATen/ops/lstm_native.h>
+#include <ATen/ops/rnn_relu_native.h>
+#include <ATen/ops/rnn_tanh_native.h>
 #include <ATen/ops/resize_native.h>
 #include <ATen/ops/set_native.h>
 #include <ATen/ops/view_native.h>
@@ -173,6 +177,48 @@ void convolution(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
       at::native::convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
   torch::jit::drop(*stack, 9);
   torch::jit::push(*stack, std::move(out));
+}
+
+void recurrent(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
+  enforce_rules(op, stack);
+  const std::string name = op.schema().name();
+  const bool data = op.schema().overload_name() == "data";
+  // input:  (input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
+  // data:   (data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional)
+  const std::size_t n = data ? 9 : 9;
+  auto a = torch::jit::last(*stack, n);
+  const at::Tensor input = a[0].toTensor();
+  const std::size_t k = data ? 2 : 1;  // index of hx
+  const std::vector<at::Tensor> params = a[k + 1].toTensorVector();
+  const bool has_biases = a[k + 2].toBool();
+  const int64_t layers = a[k + 3].toInt();
+  const double dropout = a[k + 4].toDouble();
+  const bool train = a[k + 5].toBool(), bidirectional = a[k + 6].toBool();
+  const bool last = data ? false : a[8].toBool();  // batch_first for .input
+  std::vector<c10::IValue> results;
+  if (name == "aten::lstm") {
+    const std::vector<at::Tensor> hx = a[k].toTensorVector();
+    auto r = data ? at::native::lstm(input, a[1].toTensor(), hx, params, has_biases, layers, dropout, train, bidirectional)
+                  : at::native::lstm(input, hx, params, has_biases, layers, dropout, train, bidirectional, last);
+    results = {std::get<0>(r), std::get<1>(r), std::get<2>(r)};
+  } else {
+    using Input = std::tuple<at::Tensor, at::Tensor> (*)(const at::Tensor&, const at::Tensor&, at::TensorList, bool,
+                                                         int64_t, double, bool, bool, bool);
+    using Data = std::tuple<at::Tensor, at::Tensor> (*)(const at::Tensor&, const at::Tensor&, const at::Tensor&,
+                                                        at::TensorList, bool, int64_t, double, bool, bool);
+    Input by_input = name == "aten::gru" ? static_cast<Input>(&at::native::gru)
+                     : name == "aten::rnn_tanh" ? static_cast<Input>(&at::native::rnn_tanh)
+                                                : static_cast<Input>(&at::native::rnn_relu);
+    Data by_data = name == "aten::gru" ? static_cast<Data>(&at::native::gru)
+                   : name == "aten::rnn_tanh" ? static_cast<Data>(&at::native::rnn_tanh)
+                                              : static_cast<Data>(&at::native::rnn_relu);
+    const at::Tensor hx = a[k].toTensor();
+    auto r = data ? by_data(input, a[1].toTensor(), hx, params, has_biases, layers, dropout, train, bidirectional)
+                  : by_input(input, hx, params, has_biases, layers, dropout, train, bidirectional, last);
+    results = {std::get<0>(r), std::get<1>(r)};
+  }
+  torch::jit::drop(*stack, n);
+  for (auto& r : results) torch::jit::push(*stack, std::move(r));
 }
 
 std::tuple<at::Tensor, at::Tensor, at::Tensor> fused_lstm_cell(const at::Tensor& input_gates,

@@ -65,6 +65,11 @@ std::tuple<at::Tensor, at::Tensor> native_dropout(const at::Tensor& input, doubl
 // before tensor-run saw it).
 void convolution(const c10::OperatorHandle& op, torch::jit::Stack* stack);
 
+// The recurrent layers (lstm, gru, rnn_tanh, rnn_relu; .input and .data
+// forms): ATen's composite code, after the device and dtype rules (it checks
+// its operands itself, with its own wording, before any kernel runs).
+void recurrent(const c10::OperatorHandle& op, torch::jit::Stack* stack);
+
 // The fused LSTM and GRU cells that LibTorch's RNN code calls for cuda
 // inputs (aten/src/ATen/native/cuda/RNN.cu), composed of ATen ops.
 std::tuple<at::Tensor, at::Tensor, at::Tensor> fused_lstm_cell(const at::Tensor& input_gates,

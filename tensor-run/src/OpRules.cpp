@@ -17,6 +17,10 @@ std::string base_name(const std::string& op) {
   return name.substr(0, name.find('.'));
 }
 
+bool is_recurrent(const std::string& name) {
+  return name == "lstm" || name == "gru" || name == "rnn_tanh" || name == "rnn_relu";
+}
+
 }  // namespace
 
 std::optional<DeviceMismatch> check_devices(const std::vector<Operand>& operands) {
@@ -54,8 +58,9 @@ std::optional<c10::Device> output_device(const std::vector<Operand>& operands) {
 }
 
 bool is_index_argument(const std::string& op, const std::string& arg) {
-  if (arg != "indices") return false;
   const std::string name = base_name(op);
+  if (arg == "batch_sizes") return is_recurrent(name);
+  if (arg != "indices") return false;
   return name == "index" || name == "index_put_" || name == "index_put" || name == "_index_put_impl_";
 }
 
@@ -69,6 +74,7 @@ std::vector<std::string> same_dtype_arguments(const std::string& op) {
   if (name == "dot" || name == "vdot") return {"self", "tensor"};
   if (name == "addr") return {"vec1", "vec2", "self"};
   if (name == "convolution" || name == "_convolution") return {"input", "weight", "bias"};
+  if (is_recurrent(name)) return {"input", "data", "params", "hx"};
   return {};
 }
 
@@ -99,6 +105,9 @@ std::string dtype_mismatch_message(const std::string& op, c10::ScalarType first,
   const std::string name = base_name(op);
   if (name == "convolution" || name == "_convolution")
     s << "Input type (" << a << ") and weight type (" << b << ") should be the same";
+  else if (is_recurrent(name))
+    s << "Input and parameter tensors are not the same dtype, found input tensor with " << c10::toString(first)
+      << " and parameter tensor with " << c10::toString(offending);
   else
     s << "expected mat1 and mat2 to have the same dtype, but got: " << a << " != " << b;
   return s.str();

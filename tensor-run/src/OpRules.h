@@ -48,12 +48,15 @@ std::optional<DeviceMismatch> check_devices(const std::vector<Operand>& operands
 std::optional<c10::Device> output_device(const std::vector<Operand>& operands);
 
 /// True for the arguments of `op` that a cuda build lets stay on the cpu
-/// whatever self's device: the indices of index and index_put_.
+/// whatever self's device: the indices of index and index_put_, the
+/// batch_sizes of a packed sequence (always a cpu tensor).
 bool is_index_argument(const std::string& op, const std::string& arg);
 
 /// The operands that must share one floating dtype under a cuda build, for
 /// the matrix products (mm, addmm, bmm, baddbmm, addbmm, mv, addmv, dot,
-/// vdot, addr, and their out= forms) and convolution; empty for other ops.
+/// vdot, addr, and their out= forms), convolution and the recurrent layers
+/// (lstm, gru, rnn_tanh, rnn_relu: input, hidden state and weights); empty
+/// for other ops.
 std::vector<std::string> same_dtype_arguments(const std::string& op);
 
 /// The first operand among `names` whose floating dtype differs from the

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <mutex>
+#include <unistd.h>
 #include <set>
 #include <sstream>
 
@@ -33,6 +34,38 @@ const Frame* fallback_frame(const std::vector<Frame>& frames) {
   return frames.empty() ? nullptr : &frames.front();
 }
 
+// The autograd node running when the engine's thread, which has no user
+// frame, meets a violation: "AccumulateGrad", "AddmmBackward0".
+std::string backward_node(const std::vector<Frame>& frames) {
+  for (const Frame& f : frames) {
+    const std::string name = qualified_name(f.function);
+    if (name.rfind("torch::autograd::", 0) != 0 || name.rfind("torch::autograd::Engine::", 0) == 0) continue;
+    const std::string node = name.substr(0, name.rfind("::"));
+    return node.substr(node.rfind("::") + 2);
+  }
+  return "";
+}
+
+bool in_backward(const std::vector<Frame>& frames) {
+  for (const Frame& f : frames)
+    if (qualified_name(f.function).rfind("torch::autograd::Engine::", 0) == 0) return true;
+  return false;
+}
+
+// A string that lives until exit, for c10::SourceLocation's char pointers.
+const char* intern(const std::string& s) {
+  static std::mutex mu;
+  static auto* strings = new std::set<std::string>;  // leaked: errors may outlive everything
+  std::lock_guard<std::mutex> lock(mu);
+  return strings->insert(s).first->c_str();
+}
+
+std::string program_path() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("(program)");
+}
+
 std::string module_note(const Violation& v, const Placement& where) {
   if (!v.parameter_involved || where.check != "tensor-unmoved-input") return "";
   const std::string layer = where.module.empty() ? "module" : "module " + where.module;
@@ -46,6 +79,13 @@ tt::ValidationRecord to_record(const Violation& v, const Placement& where, const
   r.message = v.message + module_note(v, where);
   r.devices = v.devices;
   r.dtypes = v.dtypes;
+  if (where.frame == npos && in_backward(frames)) {
+    // The engine's thread: no frame of the user's. The record names the
+    // program and the autograd node, without a line.
+    r.file = program_path();
+    r.function = "backward pass (" + backward_node(frames) + ")";
+    return r;
+  }
   const Frame* f = where.frame != npos ? &frames[where.frame] : fallback_frame(frames);
   if (f) {
     if (!f->file.empty() && f->line > 0) {
@@ -77,6 +117,10 @@ void write(const tt::ValidationRecord& r) noexcept {
 std::string located_message(const std::string& message, const Placement& where, const std::vector<Frame>& frames) {
   std::ostringstream s;
   s << message << "\n[tensor-run] " << where.check;
+  if (where.frame == npos && in_backward(frames)) {
+    s << " during the backward pass (" << backward_node(frames) << ")";
+    return s.str();
+  }
   const Frame* f = where.frame != npos ? &frames[where.frame] : fallback_frame(frames);
   if (f) {
     if (!f->file.empty() && f->line > 0) {
@@ -90,7 +134,8 @@ std::string located_message(const std::string& message, const Placement& where, 
   return s.str();
 }
 
-void dump_frames(const std::vector<Frame>& frames, const Placement& where) {
+// TENSOR_RUN_DEBUG_FRAMES=1: every violation's frames and where it was placed, on stderr.
+static void dump_frames(const std::vector<Frame>& frames, const Placement& where) {
   static const bool enabled = std::getenv("TENSOR_RUN_DEBUG_FRAMES") != nullptr;
   if (!enabled) return;
   static const char* kinds[] = {"program", "libtorch", "system", "self"};
@@ -104,25 +149,21 @@ void dump_frames(const std::vector<Frame>& frames, const Placement& where) {
   }
 }
 
-// True when the autograd engine is running a backward function: in record
-// mode the forward of that function was repaired (an operand used where it
-// was, not moved), and its backward meets the same mismatch again.
-bool in_backward(const std::vector<Frame>& frames) {
-  for (const Frame& f : frames)
-    if (qualified_name(f.function).rfind("torch::autograd::Engine::", 0) == 0) return true;
-  return false;
-}
-
-void report(const Violation& v) {
+Reported report(const Violation& v) {
   const std::vector<Frame> frames = symbolize(capture_stack());
   const Placement where = place(v.kind, v.parameter_involved, frames);
   dump_frames(frames, where);
-  if (config().mode == Mode::Record && in_backward(frames)) return;
   if (config().mode == Mode::Raise) {
     const std::string msg = located_message(v.message + module_note(v, where), where, frames);
+    // c10::Error names where it was raised: the user's line, not this file.
+    const Frame* f = where.frame != npos ? &frames[where.frame] : nullptr;
+    if (f && !f->file.empty() && f->line > 0)
+      throw c10::Error(c10::SourceLocation{intern(f->function), intern(f->file), f->line}, msg);
     TORCH_CHECK(false, msg);
   }
+  if (v.seen_before && in_backward(frames)) return Reported::Consequence;
   write(to_record(v, where, frames));
+  return Reported::Recorded;
 }
 
 void report_discarded_cast(const Violation& v, const std::vector<void*>& stack) noexcept {

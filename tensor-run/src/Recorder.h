@@ -22,11 +22,20 @@ struct Violation {
   /// dtype and the other operand's, for the module note.
   bool parameter_involved = false;
   std::string parameter_side, input_side;
+  /// One of the operands was the offender of a violation recorded earlier.
+  /// Met again in a backward pass, this is that violation's consequence (the
+  /// forward was repaired on the fly, the backward got the saved original)
+  /// and is not recorded twice.
+  bool seen_before = false;
 };
 
+/// What report() did.
+enum class Reported { Raised, Recorded, Consequence };
+
 /// Reports a violation the calling thread just met. Raise mode: throws
-/// c10::Error. Record mode: appends a record and returns.
-void report(const Violation& v);
+/// c10::Error. Record mode: appends a record (or, for a consequence, nothing)
+/// and returns.
+Reported report(const Violation& v);
 
 /// Reports a discarded conversion whose stack was captured at the
 /// conversion (it is noticed later, when its storage is freed). Never
@@ -35,7 +44,8 @@ void report(const Violation& v);
 void report_discarded_cast(const Violation& v, const std::vector<void*>& stack) noexcept;
 
 /// The message with the user's location appended, as raise mode throws it
-/// (exposed for tests): "<message>\n[tensor-run] <check> at <file>:<line>:<col> in <function>".
+/// (exposed for tests): "<message>\n[tensor-run] <check> at <file>:<line>:<col> in <function>", or
+/// "... during the backward pass (<autograd node>)" when no frame is the user's.
 std::string located_message(const std::string& message, const Placement& where, const std::vector<Frame>& frames);
 
 }  // namespace tensor_run

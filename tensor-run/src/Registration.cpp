@@ -47,6 +47,9 @@ TORCH_LIBRARY_IMPL(aten, CUDA, m) {
   m.impl("record_stream", TORCH_FN(k::record_stream));
   m.impl("native_dropout", TORCH_FN(k::native_dropout));
   m.impl("convolution", torch::CppFunction::makeFromBoxedFunction<&k::convolution>());
+  for (const char* rnn : {"lstm.input", "lstm.data", "gru.input", "gru.data", "rnn_tanh.input", "rnn_tanh.data",
+                          "rnn_relu.input", "rnn_relu.data"})
+    m.impl(rnn, torch::CppFunction::makeFromBoxedFunction<&k::recurrent>());
   m.impl("_thnn_fused_lstm_cell", TORCH_FN(k::fused_lstm_cell));
   m.impl("_thnn_fused_lstm_cell_backward_impl", TORCH_FN(k::fused_lstm_cell_backward));
   m.impl("_thnn_fused_gru_cell", TORCH_FN(k::fused_gru_cell));

@@ -1,6 +1,7 @@
 #include "Sites.h"
 
 #include <cctype>
+#include <cstring>
 
 namespace tensor_run {
 
@@ -75,30 +76,46 @@ std::string libtorch_module_of(const Frame& frame) {
   return layer.empty() ? "module" : layer;
 }
 
+bool layer_has_parameters(const std::string& layer) {
+  auto ends_with = [&](const char* suffix) {
+    const std::size_t n = std::strlen(suffix);
+    return layer.size() >= n && layer.compare(layer.size() - n, n, suffix) == 0;
+  };
+  if (layer.empty() || layer == "module" || ends_with("Loss")) return false;
+  if (layer == "TorchScript module") return true;
+  static const char* const kWithout[] = {
+      "Sequential", "ModuleList", "ModuleDict", "AnyModule", "Functional", "Identity", "Flatten", "Unflatten",
+      "ReLU", "ReLU6", "RReLU", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "GLU", "SiLU", "Mish", "Sigmoid",
+      "LogSigmoid", "Tanh", "Tanhshrink", "Softmax", "Softmax2d", "LogSoftmax", "Softmin", "Softplus",
+      "Softshrink", "Softsign", "Hardshrink", "Hardtanh", "Threshold", "Dropout", "Dropout2d", "Dropout3d",
+      "AlphaDropout", "FeatureAlphaDropout", "PixelShuffle", "PixelUnshuffle", "Upsample", "Fold", "Unfold",
+      "CosineSimilarity", "PairwiseDistance", "ChannelShuffle", "LocalResponseNorm", "CrossMapLRN2d"};
+  for (const char* name : kWithout)
+    if (layer == name) return false;
+  for (const char* family : {"MaxPool", "AvgPool", "AdaptiveMaxPool", "AdaptiveAvgPool", "LPPool",
+                             "FractionalMaxPool", "MaxUnpool", "ZeroPad", "ConstantPad", "ReflectionPad",
+                             "ReplicationPad"})
+    if (starts_with(layer, family)) return false;
+  return true;
+}
+
 Placement place(ViolationKind kind, bool parameter_involved, const std::vector<Frame>& frames) {
   const std::size_t innermost = innermost_user_frame(frames);
-  switch (kind) {
-    case ViolationKind::DiscardedCast: {
-      if (innermost == npos) return {"tensor-discarded-cast", npos, ""};
-      for (std::size_t i = 0; i < innermost; ++i)
-        if (!is_plumbing(frames[i])) return {"tensor-discarded-cast", npos, ""};
-      return {"tensor-discarded-cast", innermost, ""};
-    }
-    case ViolationKind::Device:
-    case ViolationKind::Dtype: {
-      const char* module_check = kind == ViolationKind::Device ? "tensor-unmoved-input" : "tensor-mixed-dtype";
-      const char* expression_check = kind == ViolationKind::Device ? "tensor-mixed-device" : "tensor-mixed-dtype";
-      std::string layer;
-      for (std::size_t i = 0; i < frames.size() && i < innermost; ++i)
-        if (std::string m = libtorch_module_of(frames[i]); !m.empty() && layer.empty()) layer = m;
-      if (parameter_involved) {
-        const std::size_t call = caller_of_outermost_forward(frames);
-        if (call != npos) return {module_check, call, layer};
-      }
-      return {expression_check, innermost, layer};
-    }
+  if (kind == ViolationKind::DiscardedCast) {
+    if (innermost == npos) return {"tensor-discarded-cast", npos, ""};
+    for (std::size_t i = 0; i < innermost; ++i)
+      if (!is_plumbing(frames[i])) return {"tensor-discarded-cast", npos, ""};
+    return {"tensor-discarded-cast", innermost, ""};
   }
-  return {"", npos, ""};
+  const bool device = kind == ViolationKind::Device;
+  // The innermost LibTorch layer between the op and the user's code.
+  std::string layer;
+  for (std::size_t i = 0; i < frames.size() && i < innermost && layer.empty(); ++i) layer = libtorch_module_of(frames[i]);
+  if (layer_has_parameters(layer) || parameter_involved) {
+    const std::size_t call = caller_of_outermost_forward(frames);
+    if (call != npos) return {device ? "tensor-unmoved-input" : "tensor-mixed-dtype", call, layer};
+  }
+  return {device ? "tensor-mixed-device" : "tensor-mixed-dtype", innermost, layer};
 }
 
 }  // namespace tensor_run

@@ -33,10 +33,12 @@ struct Placement {
 
 /// Places a violation. `parameter_involved`: one of the mismatched operands
 /// is a module parameter (a leaf that requires grad). A device or dtype
-/// mismatch involving a parameter inside a module's forward (a LibTorch
-/// layer's, or a user's method named forward) is placed at the call of the
-/// outermost such forward, as tensor-unmoved-input (device) or
-/// tensor-mixed-dtype; every other mismatch at the innermost user frame.
+/// mismatch is the module call's (tensor-unmoved-input for devices,
+/// tensor-mixed-dtype for dtypes, at the user's call of the outermost
+/// forward) when it happens inside a LibTorch layer that has parameters, or
+/// involves a parameter inside any module's forward (a user's method named
+/// forward too); every other mismatch is the expression's, at the innermost
+/// user frame (tensor-mixed-device, tensor-mixed-dtype).
 /// A discarded cast is placed at the user frame that called the conversion,
 /// and has frame == npos when a library (Module::to, an optimizer) made the
 /// conversion rather than the user's code.
@@ -47,5 +49,10 @@ Placement place(ViolationKind kind, bool parameter_involved, const std::vector<F
 /// "TorchScript module" for torch::jit::Module::forward; "" when the frame is
 /// not a LibTorch module's forward (or ModuleHolder's call operator).
 std::string libtorch_module_of(const Frame& frame);
+
+/// False for the LibTorch layers without parameters of their own (losses,
+/// activations, dropout, pooling, padding, containers): a mismatch inside
+/// them is between their inputs, not with the module's device.
+bool layer_has_parameters(const std::string& layer);
 
 }  // namespace tensor_run

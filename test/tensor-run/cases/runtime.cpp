@@ -1,0 +1,55 @@
+// The cuda API a program uses around its tensors: availability, device
+// count, synchronize, seeding, pinned memory, serialization.
+#include "cases.h"
+
+#include <cstdlib>
+#include <cstdio>
+#include <sstream>
+#include <unistd.h>
+
+using cases::cuda;
+using cases::expect;
+
+TT_CASE(cuda_api_clean) {
+  expect(torch::cuda::is_available(), "cuda is available");
+  const char* n = std::getenv("TENSOR_RUN_DEVICES");
+  expect(torch::cuda::device_count() == static_cast<size_t>(n ? std::atoi(n) : 1), "the device count");
+  torch::cuda::synchronize();
+
+  torch::cuda::manual_seed_all(7);
+  auto a = torch::randn({5}, cuda());
+  torch::cuda::manual_seed_all(7);
+  auto b = torch::randn({5}, cuda());
+  expect(torch::equal(a.cpu(), b.cpu()), "manual_seed_all makes cuda draws repeat");
+
+  torch::manual_seed(3);
+  auto c1 = torch::randn({3});
+  torch::manual_seed(3);
+  auto noise = torch::randn({100}, cuda());
+  auto c2 = torch::randn({3});
+  expect(torch::equal(c1, c2), "cuda draws leave the cpu generator alone");
+
+  torch::manual_seed(5);
+  auto d1 = torch::dropout(torch::ones({100}, cuda()), 0.5, true);
+  torch::manual_seed(5);
+  auto d2 = torch::dropout(torch::ones({100}, cuda()), 0.5, true);
+  expect(torch::equal(d1.cpu(), d2.cpu()) && d1.sum().item<float>() > 0, "dropout repeats under manual_seed");
+
+  auto pinned = torch::ones({8}).pin_memory();
+  expect(pinned.is_pinned() && !torch::ones({8}).is_pinned(), "pin_memory");
+  auto moved = pinned.to(cuda(), /*non_blocking=*/true);
+  expect(moved.is_cuda() && moved.sum().item<float>() == 8, "a non_blocking copy from pinned memory");
+
+  const std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
+                           "/tensor-run-case-" + std::to_string(::getpid()) + ".pt";
+  torch::nn::Linear fc(3, 2);
+  fc->to(cuda());
+  torch::save(fc, path);
+  torch::nn::Linear loaded(3, 2);
+  torch::load(loaded, path, cuda());
+  std::remove(path.c_str());
+  expect(loaded->weight.is_cuda() && torch::equal(loaded->weight.cpu(), fc->weight.cpu()), "save and load on cuda");
+  std::ostringstream printed;
+  printed << torch::ones({2}, cuda());
+  expect(printed.str().find("CUDAFloatType") != std::string::npos, "printing a cuda tensor");
+}
