@@ -20,6 +20,8 @@ inputs = os.path.join(config.test_source_root, "Inputs")
 config.substitutions.append(("%check_case", " ".join([
     config.python, os.path.join(inputs, "check_case.py"), "--tensor-run=" + tensor_run,
     "--cases=" + cases, "--cases-dir=" + cases_dir])))
+config.substitutions.append(("%exit_status", config.python + " " + os.path.join(inputs, "exit_status.py")))
+config.substitutions.append(("%inputs", inputs))
 config.substitutions.append(("%markers", config.python + " " + os.path.join(inputs, "markers.py")))
 config.substitutions.append(("%tensor_run", tensor_run))
 config.substitutions.append(("%cases_dir", cases_dir))
@@ -29,6 +31,7 @@ config.substitutions.append(("%bin", bin_dir))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%tt_src", config.tt_source_dir))
+config.substitutions.append(("%tt_build", config.tt_binary_dir))
 config.substitutions.append((" not ", " " + os.path.join(os.path.dirname(config.filecheck), "not") + " "))
 config.environment["TMPDIR"] = os.environ.get("TMPDIR", "/tmp")
 # The examples' data set, when installed.

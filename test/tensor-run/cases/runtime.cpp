@@ -53,3 +53,19 @@ TT_CASE(cuda_api_clean) {
   printed << torch::ones({2}, cuda());
   expect(printed.str().find("CUDAFloatType") != std::string::npos, "printing a cuda tensor");
 }
+
+// The program's child processes run without tensor-run.
+TT_CASE(child_env_clean) {
+  const char* preload = std::getenv("LD_PRELOAD");
+  expect(!preload || std::string(preload).find("tensor-run") == std::string::npos,
+         "LD_PRELOAD no longer names tensor-run's library");
+}
+
+// A program that dies keeps the records written before: each record is
+// appended when it happens.
+TT_CASE(crash_after_bug) {
+  auto x = torch::randn({2}, cuda());
+  auto y = x + torch::ones({2}); // BUG(tensor-mixed-device)
+  std::fflush(stdout);
+  std::abort();
+}
