@@ -1,14 +1,15 @@
 #include "Fallback.h"
 
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/core/dispatch/Dispatcher.h>
 #include <c10/util/Exception.h>
 
-#include <mutex>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <sstream>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "Config.h"

@@ -1,6 +1,7 @@
 // The runtime's validation log: one JSON object per line, written by
-// runtime/src/validate.cpp. Required: check, file, line; the rest is kept
-// when present (column, message, op, function).
+// runtime/src/log/validation_log.cpp for tt and tensor-run. Required: check,
+// file, line (0: no source line); the rest is kept when present (column,
+// message, op, function).
 #include "Paths.h"
 #include "Readers.h"
 
@@ -36,8 +37,10 @@ void readValidationLog(llvm::StringRef Name, llvm::StringRef Text,
       warnMalformed(Name, LineNo, "record lacks a 'check' or 'file' string");
       continue;
     }
-    if (!L || *L < 1 || *L > UINT32_MAX) {
-      warnMalformed(Name, LineNo, "record lacks a positive integer 'line'");
+    // Line 0: no source line (tensor-run's records of a backward pass, or
+    // of code without debug information): kept, located by file alone.
+    if (!L || *L < 0 || *L > UINT32_MAX) {
+      warnMalformed(Name, LineNo, "record lacks a non-negative integer 'line'");
       continue;
     }
     Finding F;

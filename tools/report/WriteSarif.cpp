@@ -88,11 +88,14 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R, llvm::StringRef DocsDir,
                         J.attribute("uri", jsonString(fileUri(E.File)));
                       }
                     });
-                    J.attributeObject("region", [&] {
-                      J.attribute("startLine", E.Line);
-                      if (E.Column)
-                        J.attribute("startColumn", E.Column);
-                    });
+                    // SARIF regions start at line 1; a record without a
+                    // source line has none.
+                    if (E.Line > 0)
+                      J.attributeObject("region", [&] {
+                        J.attribute("startLine", E.Line);
+                        if (E.Column)
+                          J.attribute("startColumn", E.Column);
+                      });
                   });
                 });
               });

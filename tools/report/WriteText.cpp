@@ -25,6 +25,8 @@ const Section Sections[] = {
 };
 
 std::string location(const Report &R, const Entry &E) {
+  if (E.Line == 0) // a record without a source line: the program's path
+    return displayPath(R, E.File);
   std::string L = displayPath(R, E.File) + ":" + std::to_string(E.Line);
   if (E.Column)
     L += ":" + std::to_string(E.Column);
