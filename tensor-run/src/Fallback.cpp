@@ -37,14 +37,42 @@ struct Operands {
   std::vector<at::Tensor> tensors;
 };
 
+// What the kernel needs to know about an op's schema, worked out once per
+// op and thread: which arguments are indices, which must share a dtype,
+// which take a generator, which write.
+struct OpInfo {
+  std::vector<char> index;      // per argument
+  std::vector<char> generator;  // per argument: a Generator?
+  std::vector<char> dtype;      // per argument: a ScalarType or ScalarType?
+  std::vector<char> writes;     // per argument: alias_info()->isWrite()
+  std::vector<std::string> same_dtype;
+};
+
+const OpInfo& info_of(const c10::FunctionSchema& schema) {
+  thread_local std::unordered_map<const c10::FunctionSchema*, OpInfo> cache;
+  auto [it, inserted] = cache.try_emplace(&schema);
+  if (!inserted) return it->second;
+  OpInfo& info = it->second;
+  const std::string op = schema.name();
+  for (const auto& a : schema.arguments()) {
+    c10::TypePtr type = a.real_type();  // type() says int for a ScalarType
+    if (type->kind() == c10::TypeKind::OptionalType) type = type->castRaw<c10::OptionalType>()->getElementType();
+    info.index.push_back(is_index_argument(op, a.name()));
+    info.generator.push_back(type->kind() == c10::TypeKind::GeneratorType);
+    info.dtype.push_back(type->kind() == c10::TypeKind::ScalarTypeType);
+    info.writes.push_back(a.alias_info() && a.alias_info()->isWrite());
+  }
+  info.same_dtype = same_dtype_arguments(op);
+  return info;
+}
+
 Operands gather(const c10::FunctionSchema& schema, const torch::jit::Stack& stack, std::size_t base) {
   Operands out;
-  const std::string op = schema.name();
   const auto& args = schema.arguments();
+  const OpInfo& info = info_of(schema);
   auto add = [&](const at::Tensor& t, std::size_t i, std::ptrdiff_t j) {
     if (!t.defined()) return;
-    const std::string& name = args[i].name();
-    out.described.push_back(Operand{name, t.device(), t.dim(), t.scalar_type(), is_index_argument(op, name)});
+    out.described.push_back(Operand{args[i].name(), t.device(), t.dim(), t.scalar_type(), info.index[i] != 0});
     out.slots.push_back(Slot{i, j});
     out.tensors.push_back(t);
   };
@@ -173,7 +201,7 @@ c10::optional<c10::Device> apply_rules(const c10::OperatorHandle& op, torch::jit
     }
   }
 
-  const std::vector<std::string> names = same_dtype_arguments(schema.name());
+  const std::vector<std::string>& names = info_of(schema).same_dtype;
   if (names.empty()) return continue_on;
   if (auto pair = check_same_dtype(ops.described, names)) {
     const auto [first, offending] = *pair;
@@ -240,24 +268,21 @@ void run_cpu_kernel(const c10::OperatorHandle& op, torch::jit::Stack& stack) {
 // in-place and out= arguments get the float32 results cast back. The
 // returned values are the op's, rounded back to `low`.
 void run_in_float32(Call& c, c10::ScalarType low) {
-  const auto& args = c.op.schema().arguments();
+  const OpInfo& info = info_of(c.op.schema());
   std::vector<std::pair<at::Tensor, at::Tensor>> write_back;  // (host view, float32 copy)
   c.stack.resize(c.base);
   for (std::size_t i = 0; i < c.arguments.size(); ++i) {
     c10::IValue v = c.arguments[i];
     // A dtype argument naming the low precision (softmax's input_dtype, a
     // reduction's dtype=) follows the tensors to float32.
-    c10::TypePtr type = args[i].real_type();  // type() says int for a ScalarType
-    if (type->kind() == c10::TypeKind::OptionalType) type = type->castRaw<c10::OptionalType>()->getElementType();
-    if (type->kind() == c10::TypeKind::ScalarTypeType && v.isInt() &&
-        static_cast<c10::ScalarType>(v.toInt()) == low) {
+    if (info.dtype[i] && v.isInt() && static_cast<c10::ScalarType>(v.toInt()) == low) {
       c.stack.emplace_back(static_cast<int64_t>(at::kFloat));
       continue;
     }
     auto widen = [&](const at::Tensor& t) -> at::Tensor {
       if (!t.defined() || !is_low_precision(t.scalar_type())) return t;
       at::Tensor wide = t.to(at::kFloat);
-      if (args[i].alias_info() && args[i].alias_info()->isWrite()) write_back.emplace_back(t, wide);
+      if (info.writes[i]) write_back.emplace_back(t, wide);
       return wide;
     };
     if (v.isTensor()) {
@@ -317,9 +342,9 @@ void enforce_rules(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
 void emulated_kernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   note_op();
   const c10::FunctionSchema& schema = op.schema();
-  const auto& args = schema.arguments();
-  const std::size_t n = args.size();
+  const std::size_t n = schema.arguments().size();
   const std::size_t base = stack->size() - n;
+  const OpInfo& info = info_of(schema);
   c10::optional<c10::Device> out_device = apply_rules(op, *stack, base, /*repair_devices=*/false);
 
   // The device fresh outputs go to, from the (repaired) operands.
@@ -352,12 +377,11 @@ void emulated_kernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
       v = c10::IValue(c10::Device(c10::DeviceType::CPU));
     }
     // Random ops draw from the device's generator, as on a GPU.
-    if (v.isNone() && args[i].type()->kind() == c10::TypeKind::OptionalType &&
-        args[i].type()->castRaw<c10::OptionalType>()->getElementType()->kind() == c10::TypeKind::GeneratorType &&
-        out_device && out_device->is_cuda())
+    if (info.generator[i] && v.isNone() && out_device && out_device->is_cuda())
       v = c10::IValue(device_generator(out_device->index()));
   }
-  call.arguments.assign(stack->begin() + static_cast<std::ptrdiff_t>(base), stack->end());
+  // Kept for the float32 retry, which only float16/bfloat16 operands need.
+  if (low_precision) call.arguments.assign(stack->begin() + static_cast<std::ptrdiff_t>(base), stack->end());
 
   if (!out_device) out_device = c10::Device(c10::DeviceType::CUDA, current_device());
   CurrentDevice on(out_device->is_cuda() ? out_device->index() : current_device());

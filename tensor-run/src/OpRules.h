@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tensor_run {
@@ -25,7 +26,7 @@ namespace tensor_run {
 /// One defined tensor among an op's arguments (a TensorList contributes one
 /// per element), in argument order.
 struct Operand {
-  std::string arg;   // the schema's argument name, e.g. "mat2", "indices"
+  std::string_view arg;  // the schema's argument name, e.g. "mat2", "indices" (outlives the operand)
   c10::Device device;
   int64_t dim = 0;
   c10::ScalarType dtype = c10::ScalarType::Float;
