@@ -71,17 +71,6 @@ PROGRAMS = [
                    "auto target = batch.target.to(device);\n\n            // Forward pass",
                    "auto target = batch.target;\n\n            // Forward pass"),
     },
-    {
-        "name": "linear-regression",
-        "repo": "soumik12345+libtorch-examples",
-        "sources": ["libtorch-examples/linear-regression/main.cpp"],
-        "includes": ["libtorch-examples/linear-regression/include", "libtorch-examples/include"],
-        "run_dir": "libtorch-examples/linear-regression/build",
-        "mnist_dir": None,
-        "mutant": ("libtorch-examples/linear-regression/include/linear_regression.hpp",
-                   "yTrain = torch::randint(dataLow, dataHigh, {datasetSize, 1}).to(*device);",
-                   "yTrain = torch::randint(dataLow, dataHigh, {datasetSize, 1});"),
-    },
 ]
 
 
@@ -89,18 +78,21 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
-def checkout(sources, repo, into):
-    """Copies the repository's files into `into`: a work tree as is, a bare
-    repository through git archive."""
+def checkout(sources, repo, into, paths):
+    """Copies the repository's `paths` (folders) into `into`: from a work
+    tree as they are, from a bare repository through git archive (which may
+    lack large files the programs do not need)."""
     for candidate in (os.path.join(sources, repo, "repo"), os.path.join(sources, repo)):
         if not os.path.isdir(candidate):
             continue
         if os.path.isdir(os.path.join(candidate, ".git")) or not os.path.exists(os.path.join(candidate, "HEAD")):
-            shutil.copytree(candidate, into, ignore=shutil.ignore_patterns(".git"))
+            for path in paths:
+                shutil.copytree(os.path.join(candidate, path), os.path.join(into, path))
             head = sh(["git", "-C", candidate, "rev-parse", "HEAD"]).stdout.strip()
         else:
             os.makedirs(into)
-            archive = subprocess.run(["git", "--git-dir", candidate, "archive", "HEAD"], capture_output=True, check=True)
+            archive = subprocess.run(["git", "--git-dir", candidate, "archive", "HEAD"] + paths, capture_output=True,
+                                     check=True)
             subprocess.run(["tar", "-x", "-C", into], input=archive.stdout, check=True)
             head = sh(["git", "--git-dir", candidate, "rev-parse", "HEAD"]).stdout.strip()
         return head or "unknown"
@@ -122,6 +114,7 @@ def mnist_files(into):
 def build(tree, program, out, pch_dir):
     objects = []
     includes = sum((["-I", os.path.join(tree, d)] for d in program["includes"]), [])
+    includes += ["-D" + d for d in program.get("defines", [])] + program.get("flags", [])
     for i, src in enumerate(program["sources"]):
         obj = "%s.%d.o" % (out, i)
         r = sh(["g++", "-std=c++17", "-g", "-O1", "-D_GLIBCXX_USE_CXX11_ABI=1", "-I", pch_dir, "-isystem", TORCH_API]
@@ -142,6 +135,9 @@ def precompile(pch_dir):
             os.path.join(TORCH_API, "torch", "torch.h"), "-o", gch])
     if r.returncode != 0:
         sys.exit("precompiling torch.h failed:\n" + r.stderr[-2000:])
+    # A second #include <torch/torch.h> in a TU finds the .gch unusable and
+    # then needs the header itself beside it.
+    os.symlink(os.path.join(TORCH_API, "torch", "torch.h"), os.path.join(pch_dir, "torch", "torch.h"))
 
 
 def run(tensor_run, binary, run_dir, seconds, log):
@@ -154,6 +150,7 @@ def run(tensor_run, binary, run_dir, seconds, log):
 
 def tidy(tensor_tidy, pch, tree, program, path):
     includes = sum((["-I", os.path.join(tree, d)] for d in program["includes"]), [])
+    includes += ["-D" + d for d in program.get("defines", [])] + program.get("flags", [])
     r = sh([tensor_tidy, path, "--checks=-*,tensor-*", "--", "-std=c++17", "-isystem", TORCH_API, "-include-pch", pch]
            + includes)
     found = set()
@@ -182,7 +179,9 @@ def main():
             if a.only and program["name"] != a.only:
                 continue
             tree = os.path.join(tmp, program["name"])
-            head = checkout(a.sources, program["repo"], tree)
+            folders = program.get("paths") or sorted({os.path.dirname(p) for p in program["sources"]}
+                                                     | set(program["includes"]))
+            head = checkout(a.sources, program["repo"], tree, folders)
             if program["mnist_dir"]:
                 mnist_files(os.path.join(tree, program["mnist_dir"]))
             print("== %s (%s @ %s)" % (program["name"], program["repo"].replace("+", "/"), head[:12]))

@@ -189,7 +189,10 @@ c10::optional<c10::Device> apply_rules(const c10::OperatorHandle& op, torch::jit
       v.input_side = device_text(first_param ? offending.device() : mismatch->common);
     }
     v.seen_before = offenders().contains(offending) || offenders().contains(ops.tensors[first]);
-    if (report(v) == Reported::Recorded) offenders().add(offending);  // raise mode has thrown
+    // The offender: the operand that is not the module's parameter (the
+    // unmoved input), else the one off the common device.
+    if (report(v) == Reported::Recorded)  // raise mode has thrown
+      offenders().add(v.parameter_involved && !first_param ? ops.tensors[first] : offending);
     continue_on = v.parameter_involved ? (first_param ? mismatch->common : offending.device()) : mismatch->common;
     if (repair_devices) {
       for (std::size_t i = 0; i < ops.described.size(); ++i) {

@@ -7,6 +7,7 @@
 #include <ATen/ops/_reshape_alias_native.h>
 #include <ATen/ops/as_strided_native.h>
 #include <ATen/ops/cat.h>
+#include <ATen/ops/convolution_backward_native.h>
 #include <ATen/ops/convolution_native.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
@@ -225,6 +226,26 @@ void recurrent(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   }
   torch::jit::drop(*stack, n);
   for (auto& r : results) torch::jit::push(*stack, std::move(r));
+}
+
+void convolution_backward(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
+  enforce_rules(op, stack);
+  // convolution_backward(Tensor grad_output, Tensor input, Tensor weight,
+  //   SymInt[1]? bias_sizes, int[] stride, SymInt[] padding, int[] dilation,
+  //   bool transposed, SymInt[] output_padding, int groups, bool[3] output_mask)
+  auto a = torch::jit::last(*stack, 11);
+  const at::Tensor grad = a[0].toTensor(), input = a[1].toTensor(), weight = a[2].toTensor();
+  c10::optional<std::vector<int64_t>> bias_sizes;
+  if (!a[3].isNone()) bias_sizes = a[3].toIntVector();
+  const std::vector<int64_t> stride = a[4].toIntVector(), padding = a[5].toIntVector(),
+                             dilation = a[6].toIntVector(), output_padding = a[8].toIntVector();
+  const std::vector<bool> mask = a[10].toBoolList().vec();
+  TORCH_CHECK(mask.size() == 3, "convolution_backward: output_mask must have 3 elements");
+  auto r = at::native::convolution_backward(
+      grad, input, weight, bias_sizes ? at::OptionalIntArrayRef(*bias_sizes) : at::OptionalIntArrayRef(), stride,
+      padding, dilation, a[7].toBool(), output_padding, a[9].toInt(), {mask[0], mask[1], mask[2]});
+  torch::jit::drop(*stack, 11);
+  torch::jit::push(*stack, std::get<0>(r), std::get<1>(r), std::get<2>(r));
 }
 
 std::tuple<at::Tensor, at::Tensor, at::Tensor> fused_lstm_cell(const at::Tensor& input_gates,

@@ -65,6 +65,11 @@ std::tuple<at::Tensor, at::Tensor> native_dropout(const at::Tensor& input, doubl
 // before tensor-run saw it).
 void convolution(const c10::OperatorHandle& op, torch::jit::Stack* stack);
 
+// convolution_backward likewise: ATen's composite picks its backend by the
+// devices of its operands, and a backward whose forward was repaired in
+// record mode gets the saved (unmoved) input; the rules move it first.
+void convolution_backward(const c10::OperatorHandle& op, torch::jit::Stack* stack);
+
 // The recurrent layers (lstm, gru, rnn_tanh, rnn_relu; .input and .data
 // forms): ATen's composite code, after the device and dtype rules (it checks
 // its operands itself, with its own wording, before any kernel runs).

@@ -74,6 +74,7 @@ std::vector<std::string> same_dtype_arguments(const std::string& op) {
   if (name == "dot" || name == "vdot") return {"self", "tensor"};
   if (name == "addr") return {"vec1", "vec2", "self"};
   if (name == "convolution" || name == "_convolution") return {"input", "weight", "bias"};
+  if (name == "convolution_backward") return {"input", "weight", "grad_output"};
   if (is_recurrent(name)) return {"input", "data", "params", "hx"};
   return {};
 }

@@ -47,6 +47,7 @@ TORCH_LIBRARY_IMPL(aten, CUDA, m) {
   m.impl("record_stream", TORCH_FN(k::record_stream));
   m.impl("native_dropout", TORCH_FN(k::native_dropout));
   m.impl("convolution", torch::CppFunction::makeFromBoxedFunction<&k::convolution>());
+  m.impl("convolution_backward", torch::CppFunction::makeFromBoxedFunction<&k::convolution_backward>());
   for (const char* rnn : {"lstm.input", "lstm.data", "gru.input", "gru.data", "rnn_tanh.input", "rnn_tanh.data",
                           "rnn_relu.input", "rnn_relu.data"})
     m.impl(rnn, torch::CppFunction::makeFromBoxedFunction<&k::recurrent>());
