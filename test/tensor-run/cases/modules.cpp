@@ -96,6 +96,10 @@ TT_CASE(conv_bug) {
   conv->to(cuda());
   auto y = conv->forward(torch::randn({1, 1, 8, 8})); // BUG(tensor-unmoved-input)
   expect(y.size(1) == 4, "record mode continues");
+  // The backward gets the saved cpu input again: a consequence, not recorded
+  // twice, and it must not derail ATen's choice of convolution backend.
+  y.sum().backward();
+  expect(conv->weight.grad().is_cuda(), "the backward of a repaired convolution");
 }
 
 TT_CASE(loss_clean) {
