@@ -71,6 +71,18 @@ PROGRAMS = [
                    "auto target = batch.target.to(device);\n\n            // Forward pass",
                    "auto target = batch.target;\n\n            // Forward pass"),
     },
+    {
+        # A tour of the tensor API: devices, views, autograd, modules,
+        # optimizers, serialization.
+        "name": "chapter01_hello_torch",
+        "repo": "laplaceliu+build-your-own-llm-using-cpp-and-libtorch",
+        "sources": ["chapters/chapter01_hello_torch/main.cpp"],
+        "includes": [],
+        "run_dir": "chapters/chapter01_hello_torch",
+        "mnist_dir": None,
+        "mutant": ("chapters/chapter01_hello_torch/main.cpp", "auto x_dev = torch::randn({2, 3}).to(device);",
+                   "auto x_dev = torch::randn({2, 3});"),
+    },
 ]
 
 

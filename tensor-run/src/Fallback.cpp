@@ -1,6 +1,8 @@
 #include "Fallback.h"
 
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/empty_strided.h>
+#include <ATen/ops/equal.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <c10/util/Exception.h>
 
@@ -89,13 +91,17 @@ Operands gather(const c10::FunctionSchema& schema, const torch::jit::Stack& stac
   return out;
 }
 
+// Replaces an operand on the stack. A list argument is copied first: the
+// stack's list may be the caller's own (a boxed c10::List shares its
+// storage), which must never see host views or repairs.
 void put(torch::jit::Stack& stack, std::size_t base, const Slot& slot, const at::Tensor& t) {
   c10::IValue& v = stack[base + slot.arg];
   if (slot.element < 0) {
     v = t;
   } else {
-    c10::impl::GenericList list = v.toList();
+    c10::impl::GenericList list = v.toList().copy();
     list.set(static_cast<std::size_t>(slot.element), c10::IValue(t));
+    v = std::move(list);
   }
 }
 
@@ -244,14 +250,23 @@ c10::optional<c10::Device> apply_rules(const c10::OperatorHandle& op, torch::jit
 bool is_low_precision(c10::ScalarType t) { return t == c10::ScalarType::Half || t == c10::ScalarType::BFloat16; }
 
 // The cpu kernels of LibTorch 1.13 that cuda has and the cpu build lacks
-// fail with "... not implemented for 'Half'" (or a dtype complaint of the
-// cpu kernel where cuda accepts the mix, as layer_norm's).
-bool is_missing_low_precision_kernel(const c10::Error& e) {
+// fail with "... not implemented for 'Half'". A cpu kernel's dtype
+// complaint counts too, but only when every floating operand has the one
+// low precision: with float32 among them it may be a real mismatch, which a
+// retry in float32 would hide.
+bool is_missing_low_precision_kernel(const c10::Error& e, const std::vector<Operand>& operands,
+                                     c10::ScalarType low) {
   const std::string msg = e.what_without_backtrace();
-  return msg.find("not implemented for 'Half'") != std::string::npos ||
-         msg.find("not implemented for 'BFloat16'") != std::string::npos ||
-         msg.find("expected scalar type") != std::string::npos ||
-         msg.find("same dtype") != std::string::npos || msg.find("should be the same") != std::string::npos;
+  if (msg.find("not implemented for 'Half'") != std::string::npos ||
+      msg.find("not implemented for 'BFloat16'") != std::string::npos)
+    return true;
+  const bool dtype_complaint = msg.find("expected scalar type") != std::string::npos ||
+                               msg.find("same dtype") != std::string::npos ||
+                               msg.find("should be the same") != std::string::npos;
+  if (!dtype_complaint) return false;
+  for (const Operand& o : operands)
+    if (c10::isFloatingType(o.dtype) && o.dtype != low) return false;
+  return true;
 }
 
 struct Call {
@@ -259,33 +274,87 @@ struct Call {
   torch::jit::Stack& stack;
   std::size_t base;
   std::vector<c10::IValue> arguments;  // as the cpu kernel gets them (host views)
-  std::vector<at::Tensor> originals;   // the device tensors the views stand for
-  std::vector<at::Tensor> aliases;
+  std::vector<at::Tensor> originals;   // the device operands
+  std::vector<at::Tensor> views;       // their host views
+  std::vector<char> written;           // the schema marks the operand's argument as written
+  std::vector<at::Tensor> host_operands;  // operands that were cpu tensors already
+  HostViews host;
 };
 
 void run_cpu_kernel(const c10::OperatorHandle& op, torch::jit::Stack& stack) {
   op.redispatchBoxed(c10::DispatchKeySet(c10::DispatchKey::CPU), &stack);
 }
 
-// Runs the op again with every float16/bfloat16 tensor argument in float32;
-// in-place and out= arguments get the float32 results cast back. The
-// returned values are the op's, rounded back to `low`.
+// The dtypes of the op's tensor outputs for these arguments, from its meta
+// kernel (shapes and dtypes without data); empty when it has none.
+std::vector<c10::optional<c10::ScalarType>> output_dtypes(const c10::OperatorHandle& op,
+                                                          const std::vector<c10::IValue>& arguments) {
+  torch::jit::Stack meta;
+  auto to_meta = [](const at::Tensor& t) -> at::Tensor {
+    if (!t.defined()) return t;
+    return at::empty_strided(t.sizes(), t.strides(), t.options().device(c10::DeviceType::Meta));
+  };
+  for (const c10::IValue& v : arguments) {
+    if (v.isTensor()) {
+      meta.emplace_back(to_meta(v.toTensor()));
+    } else if (v.isList()) {
+      c10::impl::GenericList list = v.toList().copy();
+      for (std::size_t j = 0; j < list.size(); ++j)
+        if (list.get(j).isTensor()) list.set(j, c10::IValue(to_meta(list.get(j).toTensor())));
+      meta.emplace_back(std::move(list));
+    } else if (v.isGenerator()) {
+      meta.emplace_back(c10::IValue());
+    } else {
+      meta.push_back(v);
+    }
+  }
+  std::vector<c10::optional<c10::ScalarType>> dtypes;
+  try {
+    op.redispatchBoxed(c10::DispatchKeySet(c10::DispatchKey::Meta), &meta);
+  } catch (const std::exception&) {
+    return dtypes;
+  }
+  for (const c10::IValue& r : meta) dtypes.push_back(r.isTensor() ? c10::optional<c10::ScalarType>(r.toTensor().scalar_type()) : c10::nullopt);
+  return dtypes;
+}
+
+// The normalization ops keep their statistics in float32 for float16
+// input on cuda (their outputs after the first).
+bool keeps_float_statistics(const std::string& op) {
+  return op == "aten::native_layer_norm" || op == "aten::native_batch_norm" || op == "aten::native_group_norm" ||
+         op == "aten::_native_batch_norm_legit";
+}
+
+// Runs the op again with every float16/bfloat16 tensor argument in float32.
+// Arguments the kernel may have written (declared or not: native_batch_norm
+// updates its running statistics through plain Tensor? arguments) get the
+// float32 values rounded back; outputs get the dtype the op's meta kernel
+// gives for the original arguments, or else `low`.
 void run_in_float32(Call& c, c10::ScalarType low) {
   const OpInfo& info = info_of(c.op.schema());
-  std::vector<std::pair<at::Tensor, at::Tensor>> write_back;  // (host view, float32 copy)
+  const std::vector<c10::optional<c10::ScalarType>> expected = output_dtypes(c.op, c.arguments);
+  struct Widened {
+    at::Tensor view, wide;
+    bool declared;
+  };
+  std::vector<Widened> widened;
+  bool explicit_dtype = false;  // dtype=float32 (or another) asked for explicitly
   c.stack.resize(c.base);
   for (std::size_t i = 0; i < c.arguments.size(); ++i) {
     c10::IValue v = c.arguments[i];
     // A dtype argument naming the low precision (softmax's input_dtype, a
     // reduction's dtype=) follows the tensors to float32.
-    if (info.dtype[i] && v.isInt() && static_cast<c10::ScalarType>(v.toInt()) == low) {
-      c.stack.emplace_back(static_cast<int64_t>(at::kFloat));
-      continue;
+    if (info.dtype[i] && v.isInt()) {
+      if (static_cast<c10::ScalarType>(v.toInt()) == low) {
+        c.stack.emplace_back(static_cast<int64_t>(at::kFloat));
+        continue;
+      }
+      explicit_dtype = true;
     }
     auto widen = [&](const at::Tensor& t) -> at::Tensor {
       if (!t.defined() || !is_low_precision(t.scalar_type())) return t;
       at::Tensor wide = t.to(at::kFloat);
-      if (info.writes[i]) write_back.emplace_back(t, wide);
+      widened.push_back(Widened{t, wide, info.writes[i] != 0});
       return wide;
     };
     if (v.isTensor()) {
@@ -299,17 +368,31 @@ void run_in_float32(Call& c, c10::ScalarType low) {
     c.stack.push_back(std::move(v));
   }
   run_cpu_kernel(c.op, c.stack);
-  for (auto& [view, wide] : write_back) {
-    if (view.sizes() != wide.sizes()) view.resize_(wide.sizes());
-    view.copy_(wide);
+  for (Widened& w : widened) {
+    if (w.declared) {
+      if (w.view.sizes() != w.wide.sizes()) w.view.resize_(w.wide.sizes());
+      w.view.copy_(w.wide);
+      continue;
+    }
+    // Undeclared: only where the kernel changed the values.
+    try {
+      at::Tensor back = w.wide.to(w.view.scalar_type());
+      if (back.sizes() == w.view.sizes() && !at::equal(back, w.view)) w.view.copy_(back);
+    } catch (const c10::Error&) {
+      // An input the kernel cannot have written (e.g. an expanded view).
+    }
   }
   const std::size_t nret = c.op.schema().returns().size();
-  for (std::size_t i = c.stack.size() - nret; i < c.stack.size(); ++i) {
+  const std::string name = c.op.schema().name();
+  for (std::size_t i = c.stack.size() - nret, k = 0; i < c.stack.size(); ++i, ++k) {
     c10::IValue& r = c.stack[i];
     auto narrow = [&](const at::Tensor& t) -> at::Tensor {
-      for (auto& [view, wide] : write_back)
-        if (t.defined() && t.unsafeGetTensorImpl() == wide.unsafeGetTensorImpl()) return view;
-      return t.defined() && t.scalar_type() == at::kFloat ? t.to(low) : t;
+      for (Widened& w : widened)
+        if (w.declared && t.defined() && t.unsafeGetTensorImpl() == w.wide.unsafeGetTensorImpl()) return w.view;
+      if (!t.defined() || t.scalar_type() != at::kFloat) return t;
+      if (k < expected.size() && expected[k]) return *expected[k] == at::kFloat ? t : t.to(*expected[k]);
+      if (explicit_dtype || (k > 0 && keeps_float_statistics(name))) return t;
+      return t.to(low);
     };
     if (r.isTensor()) r = narrow(r.toTensor());
     else if (r.isTensorList()) {
@@ -322,16 +405,15 @@ void run_in_float32(Call& c, c10::ScalarType low) {
 // A cpu kernel's output as the device op's output.
 at::Tensor to_device_output(const at::Tensor& r, const Call& c, const c10::optional<c10::Device>& out_device) {
   if (!r.defined()) return r;
-  for (std::size_t k = 0; k < c.aliases.size(); ++k) {
-    if (r.unsafeGetTensorImpl() == c.aliases[k].unsafeGetTensorImpl()) return c.originals[k];
-  }
-  for (std::size_t k = 0; k < c.aliases.size(); ++k) {
-    if (c.originals[k].is_cuda() && shares_storage(r, c.aliases[k])) return device_view(c.originals[k], r);
-  }
+  for (std::size_t k = 0; k < c.views.size(); ++k)
+    if (r.unsafeGetTensorImpl() == c.views[k].unsafeGetTensorImpl()) return c.originals[k];
+  if (r.has_storage())
+    if (const c10::Storage* device = c.host.device_storage_of(r.storage().unsafeGetStorageImpl()))
+      return device_view(*device, r);
   if (!r.is_cpu() || !out_device || !out_device->is_cuda()) return r;
   // An output that is (a view of) a real cpu argument stays where it is.
-  for (const at::Tensor& o : c.originals)
-    if (o.is_cpu() && (r.unsafeGetTensorImpl() == o.unsafeGetTensorImpl() || shares_storage(r, o))) return r;
+  for (const at::Tensor& o : c.host_operands)
+    if (r.unsafeGetTensorImpl() == o.unsafeGetTensorImpl() || shares_storage(r, o)) return r;
   return adopt_on_device(r, *out_device);
 }
 
@@ -362,15 +444,19 @@ void emulated_kernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
       low = o.dtype;
     }
 
-  Call call{op, *stack, base, {}, {}, {}};
+  Call call{op, *stack, base, {}, {}, {}, {}, {}, {}};
   for (std::size_t k = 0; k < ops.tensors.size(); ++k) {
     const at::Tensor& t = ops.tensors[k];
     mark_read(t);
-    if (!t.is_cuda()) continue;
-    at::Tensor alias = host_alias(t);
+    if (!t.is_cuda()) {
+      call.host_operands.push_back(t);
+      continue;
+    }
+    at::Tensor view = call.host.view_of(t);
     call.originals.push_back(t);
-    call.aliases.push_back(alias);
-    put(*stack, base, ops.slots[k], alias);
+    call.views.push_back(view);
+    call.written.push_back(info.writes[ops.slots[k].arg]);
+    put(*stack, base, ops.slots[k], view);
   }
   for (std::size_t i = 0; i < n; ++i) {
     c10::IValue& v = (*stack)[base + i];
@@ -391,7 +477,7 @@ void emulated_kernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   try {
     run_cpu_kernel(op, *stack);
   } catch (const c10::Error& e) {
-    if (!low_precision || !is_missing_low_precision_kernel(e)) throw;
+    if (!low_precision || !is_missing_low_precision_kernel(e, ops.described, low)) throw;
     try {
       run_in_float32(call, low);
     } catch (const c10::Error& retry) {
@@ -403,8 +489,9 @@ void emulated_kernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   }
 
   // In-place and out= arguments: the kernel wrote through the views; give
-  // the device tensors any new geometry or memory.
-  for (std::size_t k = 0; k < call.aliases.size(); ++k) sync_back(call.originals[k], call.aliases[k]);
+  // the device tensors any new geometry, memory or storage.
+  for (std::size_t k = 0; k < call.views.size(); ++k)
+    if (call.written[k]) call.host.write_back(call.originals[k], call.views[k]);
 
   const std::size_t nret = schema.returns().size();
   for (std::size_t i = stack->size() - nret; i < stack->size(); ++i) {

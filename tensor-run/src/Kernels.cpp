@@ -69,23 +69,31 @@ at::Tensor empty_strided(c10::IntArrayRef size, c10::IntArrayRef stride, c10::op
                                            dtype.value_or(c10::get_default_dtype_as_scalartype()));
 }
 
+// One host view each, sharing a cpu storage when they share a device one,
+// so the cpu copy kernel sees (and refuses or handles) overlapping copies.
+void copy_between(const at::Tensor& dst, const at::Tensor& src, bool non_blocking) {
+  HostViews host;
+  at::Tensor to = host.view_of(dst);
+  to.copy_(host.view_of(src), non_blocking);
+}
+
 at::Tensor& copy_(at::Tensor& self, const at::Tensor& src, bool non_blocking) {
   entered({&self, &src});
   if (self.is_same(src)) return self;
-  host_alias(self).copy_(host_alias(src), non_blocking);
+  copy_between(self, src, non_blocking);
   return self;
 }
 
 at::Tensor _copy_from(const at::Tensor& self, const at::Tensor& dst, bool non_blocking) {
   entered({&self, &dst});
-  host_alias(dst).copy_(host_alias(self), non_blocking);
+  copy_between(dst, self, non_blocking);
   return dst;
 }
 
 at::Tensor _copy_from_and_resize(const at::Tensor& self, const at::Tensor& dst) {
   entered({&self, &dst});
   if (dst.sizes() != self.sizes()) dst.resize_(self.sizes());
-  host_alias(dst).copy_(host_alias(self));
+  copy_between(dst, self, false);
   return dst;
 }
 

@@ -1,7 +1,8 @@
 // What runs when the library is loaded, before the program's main():
 // settings are read (a bad value stops here), a second LibTorch in the
 // process is refused, and the library takes itself out of LD_PRELOAD so the
-// program's child processes run uninstrumented.
+// program's child processes run uninstrumented (and DEBUGINFOD_URLS out of
+// the environment, see below).
 #include <dlfcn.h>
 #include <link.h>
 #include <torch/version.h>
@@ -70,6 +71,10 @@ __attribute__((constructor)) void start() {
     std::_Exit(2);
   }
   leave_ld_preload(own_path());
+  // libdw would fetch missing debug information from debuginfod servers
+  // when this is set, from inside a violation (and under a lock): the
+  // symbolizer uses what is on this machine only.
+  unsetenv("DEBUGINFOD_URLS");
 }
 
 }  // namespace

@@ -42,8 +42,7 @@ cl::opt<std::string> RecordFile("record", cl::value_desc("file"),
                                 cl::cat(Category));
 cl::opt<std::string> Devices("devices", cl::value_desc("n"), cl::init("1"),
                              cl::desc("number of emulated CUDA devices, 1 to 16 (default 1)"), cl::cat(Category));
-cl::opt<std::string> Program(cl::Positional, cl::Required, cl::desc("PROGRAM"), cl::cat(Category));
-cl::list<std::string> ProgramArgs(cl::ConsumeAfter, cl::desc("[ARGS...]"), cl::cat(Category));
+cl::opt<std::string> Program(cl::Positional, cl::Required, cl::desc("PROGRAM [ARGS...]"), cl::cat(Category));
 
 int fail(const Twine &Message) {
   errs() << "tensor-run: " << Message << "\n";
@@ -67,16 +66,26 @@ std::string checkElf(const std::string &Path) {
     return "is not an ELF executable (a script? run tensor-run on the LibTorch program it starts)";
   }
   auto *Elf = dyn_cast<object::ELF64LEObjectFile>(Obj->getBinary());
-  if (!Elf)
+  if (!Elf || Elf->getELFFile().getHeader().e_machine != ELF::EM_X86_64)
     return "is not an x86-64 ELF executable";
   Expected<ArrayRef<object::ELF64LE::Phdr>> Headers = Elf->getELFFile().program_headers();
   if (!Headers) {
     consumeError(Headers.takeError());
     return "is a malformed ELF file";
   }
-  for (const auto &H : *Headers)
-    if (H.p_type == ELF::PT_INTERP)
-      return "";
+  const StringRef File = Elf->getData();
+  for (const auto &H : *Headers) {
+    if (H.p_type != ELF::PT_INTERP)
+      continue;
+    if (H.p_offset > File.size() || H.p_filesz > File.size() - H.p_offset)
+      return "is a malformed ELF file (its interpreter lies outside it)";
+    // Only glibc's loader lists a program's libraries without running it
+    // (LD_TRACE_LOADED_OBJECTS); another would run the program.
+    const StringRef Interp = File.substr(H.p_offset, H.p_filesz).split('\0').first;
+    if (!sys::path::filename(Interp).starts_with("ld-linux"))
+      return ("has the dynamic loader " + Interp + "; tensor-run needs glibc's (ld-linux)").str();
+    return "";
+  }
   return "is statically linked; tensor-run needs a program dynamically linked against LibTorch";
 }
 
@@ -129,13 +138,34 @@ std::string realPath(const std::string &P) {
 
 } // namespace
 
+// The driver's own arguments end at PROGRAM: the first argument that is not
+// an option, or the one after "--". The rest are the program's, untouched
+// (LLVM's parser would expand an @file among them).
+int programIndex(int argc, char **argv) {
+  for (int I = 1; I < argc; ++I) {
+    const StringRef A = argv[I];
+    if (A == "--")
+      return I + 1;
+    if (!A.starts_with("-") || A == "-")
+      return I;
+    if ((A == "--record" || A == "-record" || A == "--devices" || A == "-devices") && I + 1 < argc)
+      ++I;
+  }
+  return argc;
+}
+
 int main(int argc, char **argv) {
+  const int ProgramAt = programIndex(argc, argv);
+  std::vector<char *> ProgramArgs;
+  for (int I = ProgramAt + 1; I < argc; ++I)
+    ProgramArgs.push_back(argv[I]);
+  const int DriverArgc = ProgramAt < argc ? ProgramAt + 1 : argc;
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "tensor-run " << TT_TENSOR_RUN_VERSION << " (tensor-tidy), for LibTorch " << TT_TORCH_VERSION << "\n";
   });
   if (!cl::ParseCommandLineOptions(
-          argc, argv,
+          DriverArgc, argv,
           "runs an unmodified LibTorch program on emulated CUDA devices and reports the device and dtype bugs a GPU "
           "would hit\n\n"
           "Without --record a violation throws LibTorch's own c10::Error with the CUDA build's message and the "
@@ -185,6 +215,10 @@ int main(int argc, char **argv) {
   sys::path::append(Library, "lib", "libtensor-run.so");
   if (!sys::fs::exists(Library))
     return fail("its library is missing: " + Library + " (build the tensor_run target)");
+  // The loader splits LD_PRELOAD at spaces and colons: such a path would be
+  // ignored and the program would run uninstrumented.
+  if (StringRef(Library).find_first_of(" :") != StringRef::npos)
+    return fail("its library cannot be preloaded from a path with a space or a colon: " + Library);
 
   if (!RecordFile.empty()) {
     // Appended to, as TT_VALIDATE_LOG is: nothing recorded before is lost.
@@ -212,8 +246,7 @@ int main(int argc, char **argv) {
 
   std::vector<char *> Argv;
   Argv.push_back(const_cast<char *>(Program.c_str()));
-  for (std::string &A : ProgramArgs)
-    Argv.push_back(A.data());
+  Argv.insert(Argv.end(), ProgramArgs.begin(), ProgramArgs.end());
   Argv.push_back(nullptr);
   execv(Path.c_str(), Argv.data());
   errs() << "tensor-run: cannot run '" << Path << "': " << std::strerror(errno) << "\n";

@@ -55,6 +55,21 @@ TT_CASE(index_clean) {
   expect(x.sum().item<float>() == 36, "index_put_ with cpu indices");
   auto mask = torch::arange(10) < 2;
   expect(x.index({mask}).numel() == 2, "a cpu boolean mask");
+  // A list the caller keeps is not touched by the op.
+  c10::List<c10::optional<torch::Tensor>> kept;
+  kept.push_back(torch::tensor({0, 1}, torch::kLong).to(cuda()));
+  auto first = x.index(kept), second = x.index(kept);
+  expect(kept.get(0)->is_cuda() && torch::equal(first.cpu(), second.cpu()), "the caller's list is unchanged");
+}
+
+// Overlapping in-place copies are refused as on a GPU (the views of one
+// device storage share one storage for the cpu kernel).
+TT_CASE(overlap_error) {
+  auto x = torch::arange(8, torch::kFloat).to(cuda());
+  x.narrow(0, 1, 7).copy_(x.narrow(0, 0, 7));
+  auto y = torch::zeros({4}, cuda());
+  torch::add_out(y, y.narrow(0, 0, 4), y.narrow(0, 0, 4));
+  expect(false, "unreachable: the overlapping copy raises");
 }
 
 TT_CASE(index_bug) {
