@@ -9,7 +9,7 @@ namespace tensor_run {
 
 namespace {
 
-thread_local c10::DeviceIndex t_current = 0;
+__attribute__((tls_model("initial-exec"))) thread_local c10::DeviceIndex t_current = 0;
 
 // Streams and events: work is synchronous here, so every stream is the
 // default stream of its device, every event has already happened and

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -34,9 +35,9 @@ struct Slot {
 };
 
 struct Operands {
-  std::vector<Operand> described;
-  std::vector<Slot> slots;
-  std::vector<at::Tensor> tensors;
+  c10::SmallVector<Operand, 6> described;
+  c10::SmallVector<Slot, 6> slots;
+  c10::SmallVector<at::Tensor, 6> tensors;
 };
 
 // What the kernel needs to know about an op's schema, worked out once per
@@ -51,8 +52,22 @@ struct OpInfo {
 };
 
 const OpInfo& info_of(const c10::FunctionSchema& schema) {
-  thread_local std::unordered_map<const c10::FunctionSchema*, OpInfo> cache;
-  auto [it, inserted] = cache.try_emplace(&schema);
+  // Per thread, so lookups need no lock. A plain pointer in initial-exec TLS
+  // (the library is preloaded): a thread_local map would go through a TLS
+  // wrapper and __tls_get_addr on every op, which cost as much as the rest
+  // of this kernel. The map is freed at thread exit by a second
+  // thread_local, touched only once per thread.
+  using Cache = std::unordered_map<const c10::FunctionSchema*, OpInfo>;
+  __attribute__((tls_model("initial-exec"))) static thread_local Cache* cache = nullptr;
+  if (!cache) {
+    struct Owner {
+      std::unique_ptr<Cache> map = std::make_unique<Cache>();
+      ~Owner() { cache = nullptr; }
+    };
+    static thread_local Owner owner;
+    cache = owner.map.get();
+  }
+  auto [it, inserted] = cache->try_emplace(&schema);
   if (!inserted) return it->second;
   OpInfo& info = it->second;
   const std::string op = schema.name();
@@ -167,9 +182,8 @@ std::string short_name(const c10::FunctionSchema& schema) {
 // kernels run on host views of every operand anyway. Dtypes are always
 // repaired.
 c10::optional<c10::Device> apply_rules(const c10::OperatorHandle& op, torch::jit::Stack& stack, std::size_t base,
-                                       bool repair_devices) {
+                                       Operands& ops, bool repair_devices) {
   const c10::FunctionSchema& schema = op.schema();
-  Operands ops = gather(schema, stack, base);
   c10::optional<c10::Device> continue_on;
   if (ops.described.size() < 2) return continue_on;
 
@@ -243,6 +257,7 @@ c10::optional<c10::Device> apply_rules(const c10::OperatorHandle& op, torch::jit
       if (named && c10::isFloatingType(o.dtype) && o.dtype != target)
         put(stack, base, ops.slots[i], ops.tensors[i].to(target));
     }
+    ops = gather(schema, stack, base);
   }
   return continue_on;
 }
@@ -254,7 +269,7 @@ bool is_low_precision(c10::ScalarType t) { return t == c10::ScalarType::Half || 
 // complaint counts too, but only when every floating operand has the one
 // low precision: with float32 among them it may be a real mismatch, which a
 // retry in float32 would hide.
-bool is_missing_low_precision_kernel(const c10::Error& e, const std::vector<Operand>& operands,
+bool is_missing_low_precision_kernel(const c10::Error& e, c10::ArrayRef<Operand> operands,
                                      c10::ScalarType low) {
   const std::string msg = e.what_without_backtrace();
   if (msg.find("not implemented for 'Half'") != std::string::npos ||
@@ -274,10 +289,10 @@ struct Call {
   torch::jit::Stack& stack;
   std::size_t base;
   std::vector<c10::IValue> arguments;  // as the cpu kernel gets them (host views)
-  std::vector<at::Tensor> originals;   // the device operands
-  std::vector<at::Tensor> views;       // their host views
-  std::vector<char> written;           // the schema marks the operand's argument as written
-  std::vector<at::Tensor> host_operands;  // operands that were cpu tensors already
+  c10::SmallVector<at::Tensor, 4> originals;      // the device operands
+  c10::SmallVector<at::Tensor, 4> views;          // their host views
+  c10::SmallVector<char, 4> written;              // the schema marks the operand's argument as written
+  c10::SmallVector<at::Tensor, 2> host_operands;  // operands that were cpu tensors already
   HostViews host;
 };
 
@@ -421,7 +436,9 @@ at::Tensor to_device_output(const at::Tensor& r, const Call& c, const c10::optio
 
 void enforce_rules(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   const std::size_t n = op.schema().arguments().size();
-  apply_rules(op, *stack, stack->size() - n, /*repair_devices=*/true);
+  const std::size_t base = stack->size() - n;
+  Operands ops = gather(op.schema(), *stack, base);
+  apply_rules(op, *stack, base, ops, /*repair_devices=*/true);
 }
 
 void emulated_kernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
@@ -430,10 +447,10 @@ void emulated_kernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   const std::size_t n = schema.arguments().size();
   const std::size_t base = stack->size() - n;
   const OpInfo& info = info_of(schema);
-  c10::optional<c10::Device> out_device = apply_rules(op, *stack, base, /*repair_devices=*/false);
-
-  // The device fresh outputs go to, from the (repaired) operands.
+  // The rules, then the device fresh outputs go to, from the (repaired)
+  // operands.
   Operands ops = gather(schema, *stack, base);
+  c10::optional<c10::Device> out_device = apply_rules(op, *stack, base, ops, /*repair_devices=*/false);
   if (!out_device)
     if (auto d = output_device(ops.described)) out_device = *d;
   bool low_precision = false;

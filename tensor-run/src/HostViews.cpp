@@ -95,8 +95,26 @@ void HostViews::write_back(const at::Tensor& original, const at::Tensor& view) {
 }
 
 at::Tensor adopt_on_device(const at::Tensor& cpu_output, c10::Device device) {
-  auto impl = c10::make_intrusive<c10::TensorImpl>(adopted_storage(cpu_output.storage(), device),
-                                                   c10::DispatchKeySet(c10::DispatchKey::CUDA), cpu_output.dtype());
+  const c10::Storage& s = cpu_output.storage();
+  c10::Storage storage;
+  if (s.use_count() == 1) {
+    // A fresh output nobody else holds: its memory changes hands (the
+    // device DataPtr takes over the cpu one's context and deleter), which
+    // saves keeping the cpu storage alive beside it.
+    c10::StorageImpl* impl = s.unsafeGetStorageImpl();
+    const std::size_t nbytes = impl->nbytes();
+    c10::DataPtr cpu = impl->set_data_ptr(c10::DataPtr(nullptr, c10::Device(c10::DeviceType::CPU)));
+    void* data = cpu.get();
+    std::unique_ptr<void, c10::DeleterFnPtr> context = std::move(cpu.move_context());
+    const c10::DeleterFnPtr deleter = context.get_deleter();
+    storage = c10::Storage(c10::Storage::use_byte_size_t(), nbytes,
+                           c10::DataPtr(data, context.release(), deleter, device), device_allocator(device.index()),
+                           /*resizable=*/true);
+  } else {
+    storage = adopted_storage(s, device);
+  }
+  auto impl = c10::make_intrusive<c10::TensorImpl>(std::move(storage), c10::DispatchKeySet(c10::DispatchKey::CUDA),
+                                                   cpu_output.dtype());
   return with_geometry(std::move(impl), cpu_output);
 }
 

@@ -23,7 +23,7 @@ bool is_recurrent(const std::string& name) {
 
 }  // namespace
 
-std::optional<DeviceMismatch> check_devices(const std::vector<Operand>& operands) {
+std::optional<DeviceMismatch> check_devices(c10::ArrayRef<Operand> operands) {
   std::optional<c10::Device> common;
   std::optional<c10::Device> self_device;  // for index arguments
   for (std::size_t i = 0; i < operands.size(); ++i) {
@@ -44,7 +44,7 @@ std::optional<DeviceMismatch> check_devices(const std::vector<Operand>& operands
   return std::nullopt;
 }
 
-std::optional<c10::Device> output_device(const std::vector<Operand>& operands) {
+std::optional<c10::Device> output_device(c10::ArrayRef<Operand> operands) {
   std::optional<c10::Device> first_cuda;
   for (const Operand& o : operands) {
     if (o.index) continue;
@@ -79,7 +79,7 @@ std::vector<std::string> same_dtype_arguments(const std::string& op) {
   return {};
 }
 
-std::optional<std::pair<std::size_t, std::size_t>> check_same_dtype(const std::vector<Operand>& operands,
+std::optional<std::pair<std::size_t, std::size_t>> check_same_dtype(c10::ArrayRef<Operand> operands,
                                                                      const std::vector<std::string>& names) {
   std::optional<std::size_t> first;
   for (const std::string& name : names) {

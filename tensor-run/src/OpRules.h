@@ -15,6 +15,7 @@
 
 #include <c10/core/Device.h>
 #include <c10/core/ScalarType.h>
+#include <c10/util/ArrayRef.h>
 
 #include <optional>
 #include <string>
@@ -40,13 +41,13 @@ struct DeviceMismatch {
 };
 
 /// Applies ATen's device rule. nullopt when the operands agree.
-std::optional<DeviceMismatch> check_devices(const std::vector<Operand>& operands);
+std::optional<DeviceMismatch> check_devices(c10::ArrayRef<Operand> operands);
 
 /// The device an op's fresh outputs go to: the common device of its
 /// operands (with a mismatch, the first operand's, as tt's record mode
 /// continues); a cuda 0-dim operand's when the rest are cpu scalars.
 /// nullopt when no operand is off the cpu.
-std::optional<c10::Device> output_device(const std::vector<Operand>& operands);
+std::optional<c10::Device> output_device(c10::ArrayRef<Operand> operands);
 
 /// True for the arguments of `op` that a cuda build lets stay on the cpu
 /// whatever self's device: the indices of index and index_put_, the
@@ -62,7 +63,7 @@ std::vector<std::string> same_dtype_arguments(const std::string& op);
 
 /// The first operand among `names` whose floating dtype differs from the
 /// first such operand's, and that first one, as (first, offending) indices.
-std::optional<std::pair<std::size_t, std::size_t>> check_same_dtype(const std::vector<Operand>& operands,
+std::optional<std::pair<std::size_t, std::size_t>> check_same_dtype(c10::ArrayRef<Operand> operands,
                                                                      const std::vector<std::string>& names);
 
 /// "Expected all tensors to be on the same device, but found at least two
