@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "environment.h"
 #include "kernels/device_kernels.h"
 #include "tt/errors.h"
 
@@ -88,18 +89,6 @@ Registry& registry() {
   return *r;
 }
 
-int env_emulated_devices() {
-  const char* on = std::getenv("TT_EMULATE_CUDA");
-  if (!on || std::string(on).empty() || std::string(on) == "0") return 0;
-  int n = 1;
-  if (const char* c = std::getenv("TT_EMULATE_CUDA_DEVICES"); c && *c) {
-    n = std::atoi(c);
-    if (n < 1) n = 1;
-    if (n > 16) n = 16;
-  }
-  return n;
-}
-
 }  // namespace
 
 void register_backend(DeviceType type, std::shared_ptr<Backend> backend) {
@@ -122,7 +111,7 @@ std::shared_ptr<Backend> get_backend(DeviceType type) {
   probe_real_cuda(r);
   if (!r.cuda_env_read) {
     r.cuda_env_read = true;
-    if (int n = env_emulated_devices(); n > 0 && !r.cuda) r.cuda = std::make_shared<EmulatedCudaBackend>(n);
+    if (int n = detail::env_emulated_cuda_devices(); n > 0 && !r.cuda) r.cuda = std::make_shared<EmulatedCudaBackend>(n);
   }
   return r.cuda;
 }

@@ -140,10 +140,18 @@ Tensor wrap_blob(void* data, IntArrayRef sizes, std::vector<int64_t> strides, st
   auto impl = std::make_shared<detail::TensorImpl>();
   impl->sizes = sizes.vec();
   impl->strides = std::move(strides);
-  impl->numel = detail::numel_of(impl->sizes);
+  impl->numel = detail::checked_numel(impl->sizes, loc);
+  // The elements the view reaches, as c10::computeStorageNbytes, every step
+  // overflow-checked.
   int64_t extent = impl->numel ? 1 : 0;
-  for (size_t i = 0; i < impl->sizes.size(); ++i) extent += (impl->sizes[i] - 1) * impl->strides[i];
-  storage->nbytes = static_cast<size_t>(std::max<int64_t>(extent, 0)) * element_size(o.dtype());
+  for (size_t i = 0; i < impl->sizes.size() && impl->numel; ++i) {
+    int64_t span = 0;
+    if (impl->strides[i] < 0) throw ValueError("from_blob: negative strides are not supported", loc);
+    if (__builtin_mul_overflow(impl->sizes[i] - 1, impl->strides[i], &span) ||
+        __builtin_add_overflow(extent, span, &extent))
+      throw ValueError("Storage size calculation overflowed with sizes=" + detail::shape_str(impl->sizes), loc);
+  }
+  storage->nbytes = detail::checked_nbytes(impl->sizes, extent, element_size(o.dtype()), loc);
   impl->storage = std::move(storage);
   impl->dtype = o.dtype();
   if (o.requires_grad()) {
@@ -156,13 +164,13 @@ Tensor wrap_blob(void* data, IntArrayRef sizes, std::vector<int64_t> strides, st
 }  // namespace
 
 Tensor from_blob(void* data, IntArrayRef sizes, TensorOptions o, SourceLoc loc) {
-  return wrap_blob(data, sizes, detail::contiguous_strides(sizes.vec()), nullptr, o, loc);
+  return wrap_blob(data, sizes, detail::checked_contiguous_strides(sizes.vec(), loc), nullptr, o, loc);
 }
 Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, TensorOptions o, SourceLoc loc) {
   return wrap_blob(data, sizes, strides.vec(), nullptr, o, loc);
 }
 Tensor from_blob(void* data, IntArrayRef sizes, std::function<void(void*)> deleter, TensorOptions o, SourceLoc loc) {
-  return wrap_blob(data, sizes, detail::contiguous_strides(sizes.vec()), std::move(deleter), o, loc);
+  return wrap_blob(data, sizes, detail::checked_contiguous_strides(sizes.vec(), loc), std::move(deleter), o, loc);
 }
 
 }  // namespace tt

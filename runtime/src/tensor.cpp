@@ -1,6 +1,8 @@
 // Tensor handle basics: metadata, element access and views.
+#include <cstdio>
 #include <cstring>
 #include <limits>
+#include <new>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -39,6 +41,23 @@ TensorImpl& TensorAccess::get(const Tensor& t, const std::source_location& loc) 
   return *t.impl_;
 }
 
+namespace {
+// "8.00 EiB", "512 bytes": a byte count as c10's out-of-memory messages say it.
+std::string bytes_str(size_t n) {
+  static const char* const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  if (n < 1024) return std::to_string(n) + " bytes";
+  double v = static_cast<double>(n);
+  int u = 0;
+  while (v >= 1024.0 && u < 6) {
+    v /= 1024.0;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f %s", v, units[u]);
+  return buf;
+}
+}  // namespace
+
 std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& sizes) {
   std::vector<int64_t> strides(sizes.size());
   int64_t s = 1;
@@ -53,6 +72,40 @@ int64_t numel_of(const std::vector<int64_t>& sizes) {
   int64_t n = 1;
   for (auto s : sizes) n *= s;
   return n;
+}
+
+int64_t checked_numel(const std::vector<int64_t>& sizes, const std::source_location& loc) {
+  // As c10::safe_multiplies_u64: a zero anywhere makes the product zero, but
+  // the other sizes must still not overflow among themselves.
+  uint64_t product = 1;
+  bool overflow = false;
+  for (auto s : sizes) {
+    overflow |= __builtin_mul_overflow(product, static_cast<uint64_t>(std::max<int64_t>(s, 1)), &product);
+  }
+  if (overflow || product > static_cast<uint64_t>(INT64_MAX))
+    throw ValueError("numel: integer multiplication overflow for sizes " + shape_str(sizes), loc);
+  return numel_of(sizes);
+}
+
+std::vector<int64_t> checked_contiguous_strides(const std::vector<int64_t>& sizes, const std::source_location& loc) {
+  std::vector<int64_t> strides(sizes.size());
+  int64_t s = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = s;
+    // The outermost size multiplies into no stride.
+    if (i > 0 && __builtin_mul_overflow(s, std::max<int64_t>(sizes[i], 1), &s))
+      throw ValueError("Stride calculation overflowed for sizes " + shape_str(sizes), loc);
+  }
+  return strides;
+}
+
+size_t checked_nbytes(const std::vector<int64_t>& sizes, int64_t numel, size_t element_size,
+                      const std::source_location& loc) {
+  size_t nbytes = 0;
+  if (numel < 0 || __builtin_mul_overflow(static_cast<size_t>(numel), element_size, &nbytes) ||
+      nbytes > static_cast<size_t>(INT64_MAX))
+    throw ValueError("Storage size calculation overflowed with sizes=" + shape_str(sizes), loc);
+  return nbytes;
 }
 
 int64_t wrap_dim(int64_t dim, int64_t ndim, const std::source_location& loc) {
@@ -82,25 +135,33 @@ Tensor make_empty(const std::vector<int64_t>& sizes, ScalarType dtype, Device de
     if (!pin_backend) throw CudaUnavailableError("CUDA is not available", loc);
   }
   auto storage = std::make_shared<Storage>();
-  const int64_t n = numel_of(sizes);
-  storage->nbytes = static_cast<size_t>(n) * element_size(dtype);
+  const int64_t n = checked_numel(sizes, loc);
+  std::vector<int64_t> strides = checked_contiguous_strides(sizes, loc);
+  storage->nbytes = checked_nbytes(sizes, n, element_size(dtype), loc);
   storage->device = device;
   storage->pinned = pinned;
-  if (pinned) {
-    storage->data = pin_backend->allocate_pinned(storage->nbytes);
-    storage->backend = pin_backend;
-    storage->deleter = [b = pin_backend.get(), nb = storage->nbytes](void* p) { b->deallocate_pinned(p, nb); };
-  } else {
-    storage->data = backend->allocate(storage->nbytes, device.is_cpu() ? 0 : device.index());
-    storage->backend = backend;
-    storage->deleter = [b = backend.get(), nb = storage->nbytes, idx = device.index()](void* p) {
-      b->deallocate(p, nb, idx);
-    };
+  try {
+    if (pinned) {
+      storage->data = pin_backend->allocate_pinned(storage->nbytes);
+      storage->backend = pin_backend;
+      storage->deleter = [b = pin_backend.get(), nb = storage->nbytes](void* p) { b->deallocate_pinned(p, nb); };
+    } else {
+      storage->data = backend->allocate(storage->nbytes, device.is_cpu() ? 0 : device.index());
+      storage->backend = backend;
+      storage->deleter = [b = backend.get(), nb = storage->nbytes, idx = device.index()](void* p) {
+        b->deallocate(p, nb, idx);
+      };
+    }
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemoryError(std::string(device.is_cpu() ? "CPU" : "CUDA") + " out of memory: tried to allocate " +
+                               bytes_str(storage->nbytes) + " for a tensor of sizes " + shape_str(sizes) + " (" +
+                               device.str() + ")",
+                           loc);
   }
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = std::move(storage);
   impl->sizes = sizes;
-  impl->strides = contiguous_strides(sizes);
+  impl->strides = std::move(strides);
   impl->numel = n;
   impl->dtype = dtype;
   return Tensor(std::move(impl));

@@ -79,9 +79,20 @@ struct TensorAccess {
 
 inline TensorImpl& impl_of(const Tensor& t, const std::source_location& loc) { return TensorAccess::get(t, loc); }
 
-// Contiguous strides for sizes.
+// Contiguous strides for sizes (of a tensor that exists: its shape was
+// checked when it was made).
 std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& sizes);
 int64_t numel_of(const std::vector<int64_t>& sizes);
+// The same for a shape from outside (a factory's, from_blob's): throws
+// ValueError with c10's wording when a product overflows int64
+// ("numel: integer multiplication overflow", "Stride calculation
+// overflowed"), as c10::safe_multiplies_u64 / overflows do.
+int64_t checked_numel(const std::vector<int64_t>& sizes, const std::source_location& loc);
+std::vector<int64_t> checked_contiguous_strides(const std::vector<int64_t>& sizes, const std::source_location& loc);
+// numel * element_size as a byte count, or ValueError "Storage size
+// calculation overflowed with sizes=[...]" (c10::computeStorageNbytes).
+size_t checked_nbytes(const std::vector<int64_t>& sizes, int64_t numel, size_t element_size,
+                      const std::source_location& loc);
 // Wraps a dim into [0, ndim) or throws ValueError with PyTorch's message.
 int64_t wrap_dim(int64_t dim, int64_t ndim, const std::source_location& loc);
 

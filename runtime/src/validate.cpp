@@ -3,6 +3,7 @@
 // with tensor-run, in log/validation_log.cpp.
 #include "tt/validate.h"
 
+#include "environment.h"
 #include "tt/validation_log.h"
 
 #include <atomic>
@@ -27,17 +28,14 @@ Settings& settings() {
   return *s;
 }
 
-// Reads TT_VALIDATE / TT_VALIDATE_LOG once; an unknown TT_VALIDATE value is
-// a configuration mistake worth one line on stderr, then raise mode.
+// Reads TT_VALIDATE / TT_VALIDATE_LOG once; a TT_VALIDATE that is neither
+// raise nor record throws ValueError (environment.h) at every use until it
+// is fixed or overridden by set_validation_mode().
 void init_locked(Settings& s) {
   if (s.initialised) return;
+  s.mode = detail::env_validation_mode();
+  if (std::string p = detail::env_validation_log(); !p.empty()) s.path = p;
   s.initialised = true;
-  if (const char* m = std::getenv("TT_VALIDATE"); m && *m) {
-    if (std::strcmp(m, "record") == 0) s.mode = ValidationMode::Record;
-    else if (std::strcmp(m, "raise") == 0) s.mode = ValidationMode::Raise;
-    else std::fprintf(stderr, "tt: TT_VALIDATE=%s is not raise or record; using raise\n", m);
-  }
-  if (const char* p = std::getenv("TT_VALIDATE_LOG"); p && *p) s.path = p;
 }
 
 }  // namespace
@@ -59,7 +57,10 @@ std::string validation_log_path() {
 void set_validation_mode(ValidationMode mode, const std::string& log_path) {
   auto& s = settings();
   std::lock_guard<std::mutex> lock(s.mu);
-  init_locked(s);
+  if (!s.initialised) {  // the override wins, even over a malformed TT_VALIDATE
+    if (std::string p = detail::env_validation_log(); !p.empty()) s.path = p;
+    s.initialised = true;
+  }
   s.mode = mode;
   if (!log_path.empty()) s.path = log_path;
 }

@@ -29,7 +29,8 @@ std::vector<int64_t> infer_size(IntArrayRef shape, int64_t numel, const SourceLo
       if (infer) throw ShapeError("only one dimension can be inferred", loc);
       infer = i;
     } else if (res[i] >= 0) {
-      newsize *= res[i];
+      if (__builtin_mul_overflow(newsize, res[i], &newsize))
+        throw ValueError("numel: integer multiplication overflow for shape " + detail::shape_str(res), loc);
     } else {
       throw ShapeError("invalid shape dimension " + std::to_string(res[i]), loc);
     }

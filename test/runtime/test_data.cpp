@@ -191,3 +191,30 @@ TEST_F(Data, RealFashionMnistTestSplit) {
   EXPECT_LE(e.data.max().item<float>(), 1.0f);
   EXPECT_GT(e.data.max().item<float>(), 0.9f);
 }
+
+// The declared sizes are checked against what the file holds before
+// allocating: a 28-byte file claiming 2^31 x 2^31 elements used to give a
+// tensor that crashed on sum().
+TEST_F(Data, ReadIdxChecksDeclaredSizesAgainstTheFile) {
+  tt_test::TempFile f("idx-lies");
+  for (bool zipped : {false, true}) {
+    write_file(f.path, idx(0x0C, {0x80000000u, 0x80000000u}, std::string(12, 'x')), zipped);
+    try {
+      data::read_idx(f.path);
+      ADD_FAILURE() << "expected an error (zipped " << zipped << ")";
+    } catch (const Error& e) {
+      const std::string m = e.message();
+      EXPECT_TRUE(m.find("declares sizes [2147483648, 2147483648]") != std::string::npos ||
+                  m.find("is truncated or corrupt while reading the data") != std::string::npos)
+          << m;
+    }
+  }
+  write_file(f.path, idx(0x08, {1000, 1000}, std::string(10, 'x')), false);
+  try {
+    data::read_idx(f.path);
+    ADD_FAILURE() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("declares sizes [1000, 1000] (1000000 bytes of data) but holds 10"), std::string::npos)
+        << e.message();
+  }
+}

@@ -1,4 +1,5 @@
 // Every error: exact type, PyTorch's message, and the caller's file:line.
+#include <limits>
 #include <string>
 
 #include "test_util.h"
@@ -104,4 +105,29 @@ TEST_F(Errors, DeviceMismatch) {
   // A 0-dim cuda tensor is no cpu scalar: cpu + it still fails.
   EXPECT_TT_ERROR(c + tensor(1.0, kCUDA), DeviceMismatchError, "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!");
   EXPECT_TT_ERROR(zeros({1}, Device("cuda:2")), CudaUnavailableError, "CUDA error: invalid device ordinal");
+}
+
+// Shapes whose element or byte counts overflow are typed errors with c10's
+// wording, at the caller's line; before, each of these crashed (SIGSEGV in
+// fill, SIGFPE) or made a tensor over a wrapped, tiny buffer.
+TEST_F(Errors, OverflowingShapesAreValueErrors) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  EXPECT_TT_ERROR(ones({kMax}), ValueError, "Storage size calculation overflowed with sizes=[9223372036854775807]");
+  EXPECT_TT_ERROR(empty({kMax}), ValueError, "Storage size calculation overflowed with sizes=[9223372036854775807]");
+  EXPECT_TT_ERROR(zeros({int64_t(1) << 61, 2}), ValueError, "Storage size calculation overflowed with sizes=[2305843009213693952, 2]");
+  EXPECT_TT_ERROR(empty({int64_t(1) << 62, 4}), ValueError, "numel: integer multiplication overflow for sizes [4611686018427387904, 4]");
+  EXPECT_TT_ERROR(empty({int64_t(1) << 32, int64_t(1) << 32}), ValueError, "numel: integer multiplication overflow for sizes [4294967296, 4294967296]");
+  // A zero elsewhere does not excuse the rest (c10::safe_multiplies_u64).
+  EXPECT_TT_ERROR(empty({int64_t(1) << 62, 4, 0}), ValueError, "numel: integer multiplication overflow for sizes [4611686018427387904, 4, 0]");
+  EXPECT_TT_ERROR(ones({0}).view({int64_t(1) << 62, 8, 0}), ValueError, "numel: integer multiplication overflow for shape [4611686018427387904, 8, 0]");
+  float buf[4] = {};
+  EXPECT_TT_ERROR(from_blob(buf, {int64_t(1) << 62, 4}), ValueError, "numel: integer multiplication overflow for sizes [4611686018427387904, 4]");
+  EXPECT_TT_ERROR(from_blob(buf, {2, 2}, {int64_t(1) << 62, 4}, kFloat), ValueError, "Storage size calculation overflowed with sizes=[2, 2]");
+  // Within range, an empty tensor of a huge shape is fine, as in PyTorch.
+  EXPECT_EQ(empty({int64_t(1) << 40, 0}).numel(), 0);
+}
+
+TEST_F(Errors, AllocationFailureIsOutOfMemory) {
+  // 2^62 bytes: within the overflow limits, beyond any machine.
+  EXPECT_TT_ERROR(empty({int64_t(1) << 60}, kFloat), OutOfMemoryError, "CPU out of memory: tried to allocate 4.00 EiB for a tensor of sizes [1152921504606846976] (cpu)");
 }

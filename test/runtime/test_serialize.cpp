@@ -134,3 +134,11 @@ TEST_F(Serialize, ArchitectureMismatchNamesTheKeysAndShapes) {
   EXPECT_NE(msg2.find("Unexpected key(s) in state_dict: "), std::string::npos) << msg2;
   EXPECT_NE(load_error(other, "/nonexistent/ckpt").find("cannot open checkpoint"), std::string::npos);
 }
+
+// A directory is said to be one (it read as a "bad magic number" before).
+TEST_F(Serialize, ADirectoryIsNotAFile) {
+  Small m;
+  const std::string dir = ::testing::TempDir();
+  EXPECT_EQ(load_error(m, dir), "cannot open checkpoint '" + dir + "': it is a directory");
+  EXPECT_EQ(load_error(m, "/nonexistent/ckpt"), "cannot open checkpoint '/nonexistent/ckpt': No such file or directory");
+}

@@ -40,7 +40,13 @@ class ShapeError : public Error { using Error::Error; };
 /// or its index is out of range ("CUDA error: invalid device ordinal").
 class CudaUnavailableError : public Error { using Error::Error; };
 /// A bad argument: negative sizes, dim out of range, item() on many
-/// elements, requires_grad on a non-floating dtype.
+/// elements, requires_grad on a non-floating dtype, a shape whose number of
+/// elements or bytes overflows ("numel: integer multiplication overflow"),
+/// a malformed TT_* environment variable.
 class ValueError : public Error { using Error::Error; };
+/// An allocation the machine cannot satisfy ("CPU out of memory: tried to
+/// allocate 8.00 EiB"), as c10::OutOfMemoryError; never a crash or a null
+/// pointer.
+class OutOfMemoryError : public Error { using Error::Error; };
 
 }  // namespace tt

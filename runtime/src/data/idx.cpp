@@ -3,6 +3,8 @@
 
 #include <zlib.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 
@@ -53,6 +55,12 @@ void read_exact(gzFile f, void* dst, size_t n, const std::string& path, const ch
   }
 }
 
+std::string shape_of(const std::vector<int64_t>& sizes) {
+  std::string out = "[";
+  for (size_t i = 0; i < sizes.size(); ++i) out += (i ? ", " : "") + std::to_string(sizes[i]);
+  return out + "]";
+}
+
 std::string find_file(const std::string& root, const std::string& stem, const SourceLoc& loc) {
   for (const char* ext : {"", ".gz"}) {
     const auto p = std::filesystem::path(root) / (stem + ext);
@@ -76,11 +84,46 @@ Tensor read_idx(const std::string& path, SourceLoc loc) {
     read_exact(f.get(), b, 4, path, "sizes", loc);
     s = (int64_t(b[0]) << 24) | (int64_t(b[1]) << 16) | (int64_t(b[2]) << 8) | int64_t(b[3]);
   }
+  // The declared sizes are the file's claim: their byte count is checked
+  // for overflow and against what the file holds before anything that size
+  // is allocated.
+  uint64_t nbytes = type.bytes;
+  for (int64_t s : sizes)
+    if (__builtin_mul_overflow(nbytes, static_cast<uint64_t>(s), &nbytes) || nbytes > (uint64_t(1) << 46))
+      throw Error("IDX file '" + path + "' declares sizes " + shape_of(sizes) + ", more data than any file holds", loc);
+  std::error_code ec;
+  const uintmax_t file_size = std::filesystem::file_size(path, ec);
+  const uint64_t header = 4 + 4 * sizes.size();
+  if (gzdirect(f.get()) == 1) {
+    // An uncompressed file: its size says whether the data is there.
+    if (!ec && file_size - std::min<uintmax_t>(file_size, header) < nbytes)
+      throw Error("IDX file '" + path + "' declares sizes " + shape_of(sizes) + " (" + std::to_string(nbytes) +
+                      " bytes of data) but holds " + std::to_string(file_size - std::min<uintmax_t>(file_size, header)),
+                  loc);
+    Tensor out = empty(sizes, type.dtype, loc);
+    auto* data = static_cast<unsigned char*>(out.data_ptr(loc));
+    read_exact(f.get(), data, nbytes, path, "data", loc);
+    if (type.bytes > 1) {  // big-endian on disk
+      for (size_t i = 0; i < nbytes; i += type.bytes) std::reverse(data + i, data + i + type.bytes);
+    }
+    return out;
+  }
+  // Compressed: the data's size is only known by inflating it, so it is
+  // inflated into a buffer that grows as bytes arrive (a lying header costs
+  // what the file really holds, not what it claims), then copied.
+  std::vector<unsigned char> buf;
+  buf.reserve(static_cast<size_t>(std::min<uint64_t>(nbytes, uint64_t(64) << 20)));
+  while (buf.size() < nbytes) {
+    const size_t chunk = static_cast<size_t>(std::min<uint64_t>(nbytes - buf.size(), uint64_t(16) << 20));
+    const size_t old = buf.size();
+    buf.resize(old + chunk);
+    read_exact(f.get(), buf.data() + old, chunk, path, "data", loc);
+  }
   Tensor out = empty(sizes, type.dtype, loc);
   auto* data = static_cast<unsigned char*>(out.data_ptr(loc));
-  read_exact(f.get(), data, out.nbytes(loc), path, "data", loc);
+  if (nbytes) std::memcpy(data, buf.data(), nbytes);
   if (type.bytes > 1) {  // big-endian on disk
-    for (size_t i = 0; i < out.nbytes(loc); i += type.bytes) std::reverse(data + i, data + i + type.bytes);
+    for (size_t i = 0; i < nbytes; i += type.bytes) std::reverse(data + i, data + i + type.bytes);
   }
   return out;
 }

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
+#include "environment.h"
 #include "kernels.h"
 #include "tt/half.h"
 
@@ -197,9 +199,9 @@ struct CastTable {
 // TT_CPU_DISPATCH=portable|avx2 caps the instruction set (the tests run the
 // conversions on every path this CPU has).
 CastTable choose() {
-  const char* force = std::getenv("TT_CPU_DISPATCH");
-  const bool portable = force && std::strcmp(force, "portable") == 0;
-  const bool cap_avx2 = force && std::strcmp(force, "avx2") == 0;
+  const std::string force = env_cpu_dispatch();  // validated: "", portable or avx2
+  const bool portable = force == "portable";
+  const bool cap_avx2 = force == "avx2";
   __builtin_cpu_init();
   if (!portable && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") && __builtin_cpu_supports("fma")) {
     if (!cap_avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))

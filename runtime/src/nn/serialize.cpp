@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include <bit>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -143,8 +144,10 @@ void save(const nn::Module& module, const std::string& path, SourceLoc loc) {
 }
 
 void load(nn::Module& module, const std::string& path, SourceLoc loc) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw Error("cannot open checkpoint '" + path + "': it is a directory", loc);
   std::ifstream f(path, std::ios::binary);
-  if (!f) throw Error("cannot open checkpoint '" + path + "'", loc);
+  if (!f) throw Error("cannot open checkpoint '" + path + "': " + std::strerror(errno), loc);
   std::stringstream ss;
   ss << f.rdbuf();
   const std::string buf = ss.str();
