@@ -23,14 +23,19 @@ namespace {
 std::vector<int64_t> infer_size(IntArrayRef shape, int64_t numel, const SourceLoc& loc) {
   std::vector<int64_t> res = shape.vec();
   int64_t newsize = 1;
+  uint64_t guard = 1;
   std::optional<size_t> infer;
   for (size_t i = 0; i < res.size(); ++i) {
     if (res[i] == -1) {
       if (infer) throw ShapeError("only one dimension can be inferred", loc);
       infer = i;
     } else if (res[i] >= 0) {
-      if (__builtin_mul_overflow(newsize, res[i], &newsize))
+      // Zeros aside, the sizes' product must fit (c10::safe_multiplies_u64):
+      // the view's strides are made of it, even when numel is 0.
+      if (__builtin_mul_overflow(guard, static_cast<uint64_t>(std::max<int64_t>(res[i], 1)), &guard) ||
+          guard > static_cast<uint64_t>(INT64_MAX))
         throw ValueError("numel: integer multiplication overflow for shape " + detail::shape_str(res), loc);
+      newsize *= res[i];
     } else {
       throw ShapeError("invalid shape dimension " + std::to_string(res[i]), loc);
     }

@@ -120,11 +120,18 @@ TEST_F(Errors, OverflowingShapesAreValueErrors) {
   // A zero elsewhere does not excuse the rest (c10::safe_multiplies_u64).
   EXPECT_TT_ERROR(empty({int64_t(1) << 62, 4, 0}), ValueError, "numel: integer multiplication overflow for sizes [4611686018427387904, 4, 0]");
   EXPECT_TT_ERROR(ones({0}).view({int64_t(1) << 62, 8, 0}), ValueError, "numel: integer multiplication overflow for shape [4611686018427387904, 8, 0]");
+  // A zero first: the strides of the rest still overflowed (UBSan; fuzz_shapes).
+  EXPECT_TT_ERROR(zeros({0}).reshape({0, int64_t(1) << 54, int64_t(1) << 26}), ValueError, "numel: integer multiplication overflow for shape [0, 18014398509481984, 67108864]");
   float buf[4] = {};
   EXPECT_TT_ERROR(from_blob(buf, {int64_t(1) << 62, 4}), ValueError, "numel: integer multiplication overflow for sizes [4611686018427387904, 4]");
   EXPECT_TT_ERROR(from_blob(buf, {2, 2}, {int64_t(1) << 62, 4}, kFloat), ValueError, "Storage size calculation overflowed with sizes=[2, 2]");
   // Within range, an empty tensor of a huge shape is fine, as in PyTorch.
   EXPECT_EQ(empty({int64_t(1) << 40, 0}).numel(), 0);
+  // ... and its kernels run over nothing: the byte strides of [0, 5.98e18]
+  // overflowed in the loop plan (UBSan; found by test/fuzz's fuzz_shapes).
+  Tensor huge_empty = full({0, int64_t(5980802295386013716)}, 1.0, kFloat64);
+  EXPECT_EQ(huge_empty.numel(), 0);
+  EXPECT_EQ(huge_empty.sum().item<double>(), 0.0);
 }
 
 TEST_F(Errors, AllocationFailureIsOutOfMemory) {

@@ -122,6 +122,8 @@ public:
           return;
         if (Key != "Diagnostics")
           continue;
+        if (!Value)
+          return;
         if (llvm::isa<yaml::NullNode>(Value))
           continue; // `Diagnostics: []` may be written as empty
         auto *Seq = llvm::dyn_cast<yaml::SequenceNode>(Value);
@@ -142,7 +144,12 @@ private:
   unsigned lineOf(yaml::Node *N) {
     if (!N)
       return C.FirstLine;
-    auto [Line, Col] = SM.getLineAndColumn(N->getSourceRange().Start);
+    // A node the parser made after an error may have no location in the
+    // buffer (getLineAndColumn would index no buffer).
+    const llvm::SMLoc Start = N->getSourceRange().Start;
+    if (!Start.isValid() || SM.FindBufferContainingLoc(Start) == 0)
+      return C.FirstLine;
+    auto [Line, Col] = SM.getLineAndColumn(Start);
     return C.FirstLine + Line - 1;
   }
 
@@ -188,6 +195,10 @@ private:
     for (yaml::KeyValueNode &KV : *Map) {
       std::string Key = scalar(KV.getKey());
       yaml::Node *Value = KV.getValue();
+      // A null value: the parser stopped inside this diagnostic (its
+      // diagnostic handler has reported "invalid YAML").
+      if (!Value)
+        return;
       if (Key == "DiagnosticName") {
         Check = scalar(Value);
       } else if (Key == "BuildDirectory") {
@@ -200,7 +211,10 @@ private:
         }
         for (yaml::KeyValueNode &MKV : *Msg) {
           std::string MKey = scalar(MKV.getKey());
-          readMessageFields(MKey, MKV.getValue(), Message, FilePath, Offset,
+          yaml::Node *MValue = MKV.getValue();
+          if (!MValue)
+            return;
+          readMessageFields(MKey, MValue, Message, FilePath, Offset,
                             OffsetNode);
         }
       } else {

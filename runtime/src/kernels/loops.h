@@ -26,6 +26,14 @@ template <size_t K>
 LoopPlan<K> make_plan(const std::vector<int64_t>& shape, const std::array<const TensorImpl*, K>& ops) {
   LoopPlan<K> p;
   for (size_t k = 0; k < K; ++k) p.base[k] = ops[k]->data();
+  // Nothing to run over: an empty tensor's strides may be anything its
+  // shape allows (contiguous strides of [0, 2^61]), and their byte
+  // products must not be computed (found by test/fuzz's fuzz_shapes).
+  for (int64_t s : shape)
+    if (s == 0) {
+      p.numel = 0;
+      return p;
+    }
   for (size_t i = shape.size(); i-- > 0;) {
     p.numel *= shape[i];
     if (shape[i] == 1) continue;
