@@ -8,6 +8,7 @@
 #include <string>
 
 #include "environment.h"
+#include "host_allocator.h"
 #include "kernels/device_kernels.h"
 #include "tt/errors.h"
 
@@ -22,24 +23,20 @@ std::shared_ptr<Backend> probe();
 
 namespace {
 
-// 64-byte alignment: a full cache line and what AVX-512 loads like.
-void* host_alloc(size_t nbytes) {
-  const size_t rounded = ((nbytes == 0 ? 1 : nbytes) + 63) / 64 * 64;
-  void* p = std::aligned_alloc(64, rounded);
-  if (!p) throw std::bad_alloc();
-  return p;
-}
+// 64-byte alignment (a full cache line, what AVX-512 loads like), large
+// blocks cached for reuse (host_allocator.h).
+void* host_alloc(size_t nbytes) { return detail::host_allocate(nbytes); }
 
 class CpuBackend final : public Backend {
  public:
   int device_count() const override { return 1; }
   void* allocate(size_t nbytes, int) override { return host_alloc(nbytes); }
-  void deallocate(void* p, size_t, int) noexcept override { std::free(p); }
+  void deallocate(void* p, size_t nbytes, int) noexcept override { detail::host_free(p, nbytes); }
   void copy(void* dst, Device, const void* src, Device, size_t nbytes, bool) override {
     if (nbytes) std::memcpy(dst, src, nbytes);
   }
   void* allocate_pinned(size_t nbytes) override { return host_alloc(nbytes); }
-  void deallocate_pinned(void* p, size_t) noexcept override { std::free(p); }
+  void deallocate_pinned(void* p, size_t nbytes) noexcept override { detail::host_free(p, nbytes); }
   bool host_accessible() const override { return true; }
   const char* name() const override { return "cpu"; }
 };
@@ -51,12 +48,12 @@ class EmulatedCudaBackend final : public Backend {
   explicit EmulatedCudaBackend(int n) : n_(n) {}
   int device_count() const override { return n_; }
   void* allocate(size_t nbytes, int) override { return host_alloc(nbytes); }
-  void deallocate(void* p, size_t, int) noexcept override { std::free(p); }
+  void deallocate(void* p, size_t nbytes, int) noexcept override { detail::host_free(p, nbytes); }
   void copy(void* dst, Device, const void* src, Device, size_t nbytes, bool) override {
     if (nbytes) std::memcpy(dst, src, nbytes);
   }
   void* allocate_pinned(size_t nbytes) override { return host_alloc(nbytes); }
-  void deallocate_pinned(void* p, size_t) noexcept override { std::free(p); }
+  void deallocate_pinned(void* p, size_t nbytes) noexcept override { detail::host_free(p, nbytes); }
   bool host_accessible() const override { return true; }
   const char* name() const override { return "emulated"; }
 

@@ -54,6 +54,13 @@ std::string env_validation_log() {
   return p ? p : "";
 }
 
+bool env_host_cache() {
+  const char* c = get("TT_HOST_CACHE");
+  if (!c || std::strcmp(c, "1") == 0) return true;
+  if (std::strcmp(c, "0") == 0) return false;
+  bad("TT_HOST_CACHE", c, "0 or 1");
+}
+
 std::string env_cpu_dispatch() {
   const char* d = get("TT_CPU_DISPATCH");
   if (!d) return "";

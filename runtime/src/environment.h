@@ -22,6 +22,10 @@ ValidationMode env_validation_mode();
 /// TT_VALIDATE_LOG, or "" when unset.
 std::string env_validation_log();
 
+/// TT_HOST_CACHE: 1 (default) caches large freed host blocks for reuse,
+/// 0 returns every block to the system (host_allocator.h).
+bool env_host_cache();
+
 /// TT_CPU_DISPATCH: "" (the best the cpu has), "portable" or "avx2".
 std::string env_cpu_dispatch();
 

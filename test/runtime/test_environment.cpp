@@ -78,4 +78,14 @@ TEST_F(Environment, CpuDispatch) {
             "environment variable TT_CPU_DISPATCH=sse9: expected portable or avx2");
 }
 
+TEST_F(Environment, HostCache) {
+  set("TT_HOST_CACHE", "0");
+  EXPECT_FALSE(detail::env_host_cache());
+  set("TT_HOST_CACHE", "1");
+  EXPECT_TRUE(detail::env_host_cache());
+  set("TT_HOST_CACHE", "on");
+  EXPECT_EQ(error_of([] { detail::env_host_cache(); }),
+            "environment variable TT_HOST_CACHE=on: expected 0 or 1");
+}
+
 }  // namespace
