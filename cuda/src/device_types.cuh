@@ -19,20 +19,20 @@ struct b16 { uint16_t x; };
 
 template <class T> struct DTag { using type = T; };
 
+/// The device type that stores a tt element type: the same type, except the
+/// 16-bit floats, whose tt types have host-only constructors.
+template <class T> struct DeviceStorage { using type = T; };
+template <> struct DeviceStorage<::tt::Half> { using type = h16; };
+template <> struct DeviceStorage<::tt::BFloat16> { using type = b16; };
+
 /// f(DTag<T>{}) for the device type of t (host side, like visit_dtype).
 template <class F>
 decltype(auto) visit_device_dtype(ScalarType t, F&& f) {
   switch (t) {
-    case ScalarType::Bool: return f(DTag<bool>{});
-    case ScalarType::Byte: return f(DTag<uint8_t>{});
-    case ScalarType::Char: return f(DTag<int8_t>{});
-    case ScalarType::Short: return f(DTag<int16_t>{});
-    case ScalarType::Int: return f(DTag<int32_t>{});
-    case ScalarType::Long: return f(DTag<int64_t>{});
-    case ScalarType::Half: return f(DTag<h16>{});
-    case ScalarType::BFloat16: return f(DTag<b16>{});
-    case ScalarType::Float: return f(DTag<float>{});
-    case ScalarType::Double: return f(DTag<double>{});
+#define TT_CASE(ctype, name, py) \
+  case ScalarType::name: return f(DTag<typename DeviceStorage<ctype>::type>{});
+    TT_FORALL_SCALAR_TYPES(TT_CASE)
+#undef TT_CASE
     default: __builtin_unreachable();
   }
 }

@@ -3,7 +3,7 @@
 
 #include "autograd/derivatives.h"
 #include "autograd/graph.h"
-#include "dispatch.h"
+#include "device_dtype_rules.h"
 #include "internal_ops.h"
 #include "kernels/device_kernels.h"
 #include "kernels/kernels.h"

@@ -13,31 +13,19 @@ template <class T>
 struct TypeTag { using type = T; };
 
 template <class T> constexpr ScalarType scalar_type_of();
-template <> constexpr ScalarType scalar_type_of<bool>() { return ScalarType::Bool; }
-template <> constexpr ScalarType scalar_type_of<uint8_t>() { return ScalarType::Byte; }
-template <> constexpr ScalarType scalar_type_of<int8_t>() { return ScalarType::Char; }
-template <> constexpr ScalarType scalar_type_of<int16_t>() { return ScalarType::Short; }
-template <> constexpr ScalarType scalar_type_of<int32_t>() { return ScalarType::Int; }
-template <> constexpr ScalarType scalar_type_of<int64_t>() { return ScalarType::Long; }
-template <> constexpr ScalarType scalar_type_of<Half>() { return ScalarType::Half; }
-template <> constexpr ScalarType scalar_type_of<BFloat16>() { return ScalarType::BFloat16; }
-template <> constexpr ScalarType scalar_type_of<float>() { return ScalarType::Float; }
-template <> constexpr ScalarType scalar_type_of<double>() { return ScalarType::Double; }
+#define TT_SCALAR_TYPE_OF(ctype, name, py) \
+  template <> constexpr ScalarType scalar_type_of<ctype>() { return ScalarType::name; }
+TT_FORALL_SCALAR_TYPES(TT_SCALAR_TYPE_OF)
+#undef TT_SCALAR_TYPE_OF
 
 // f(TypeTag<T>{}) for the C++ type of t. Undefined is a programming error.
 template <class F>
 decltype(auto) visit_dtype(ScalarType t, F&& f) {
   switch (t) {
-    case ScalarType::Bool: return f(TypeTag<bool>{});
-    case ScalarType::Byte: return f(TypeTag<uint8_t>{});
-    case ScalarType::Char: return f(TypeTag<int8_t>{});
-    case ScalarType::Short: return f(TypeTag<int16_t>{});
-    case ScalarType::Int: return f(TypeTag<int32_t>{});
-    case ScalarType::Long: return f(TypeTag<int64_t>{});
-    case ScalarType::Half: return f(TypeTag<Half>{});
-    case ScalarType::BFloat16: return f(TypeTag<BFloat16>{});
-    case ScalarType::Float: return f(TypeTag<float>{});
-    case ScalarType::Double: return f(TypeTag<double>{});
+#define TT_CASE(ctype, name, py) \
+  case ScalarType::name: return f(TypeTag<ctype>{});
+    TT_FORALL_SCALAR_TYPES(TT_CASE)
+#undef TT_CASE
     default: __builtin_unreachable();
   }
 }

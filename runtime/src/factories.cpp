@@ -2,7 +2,7 @@
 #include <cmath>
 #include <string>
 
-#include "dispatch.h"
+#include "device_dtype_rules.h"
 #include "dtype_dispatch.h"
 #include "internal_ops.h"
 #include "kernels/device_kernels.h"

@@ -1,13 +1,14 @@
 // Elementwise ops: arithmetic, comparisons, unary math, pow, clamp, the
-// in-place forms and the operators. Device and dtype decisions go through
-// dispatch.h; shapes broadcast as numpy.
+// in-place forms and the operators. Device, dtype and shape decisions are
+// the OpBuilder's (op_builder.h).
 #include <optional>
 
 #include "autograd/derivatives.h"
 #include "autograd/graph.h"
-#include "dispatch.h"
+#include "device_dtype_rules.h"
 #include "internal_ops.h"
 #include "kernels/kernels.h"
+#include "op_builder.h"
 #include "tensor_impl.h"
 #include "tt/errors.h"
 #include "tt/ops.h"
@@ -49,81 +50,66 @@ void check_bool_ops(BinaryOp op, ScalarType a, const Rhs& b, const SourceLoc& lo
   }
 }
 
+detail::OpBuilder& add_rhs(detail::OpBuilder& b, const Rhs& r) {
+  return r.tensor ? b.add_input(*r.tensor) : b.add_scalar(*r.scalar);
+}
+
 // out = a op b (or b op a when reversed, for scalar-first forms).
 Tensor binary_op(BinaryOp op, const char* name, const Tensor& a, const Rhs& b, const Scalar& alpha, bool reversed,
                  const SourceLoc& loc) {
-  const auto& ai = impl_of(a, loc);
-  check_bool_ops(op, ai.dtype, b, loc);
-  const ScalarType common = b.tensor ? detail::result_type({&a, b.tensor}, {}) : detail::result_type({&a}, {b.scalar});
-  ScalarType compute = common;
-  if (op == BinaryOp::Div && !is_floating_type(common)) compute = default_dtype();  // true division
-  if (op == BinaryOp::Pow && is_integral_type(common, true) && b.scalar && b.scalar->is_integral() &&
-      b.scalar->to_long() < 0) {
+  check_bool_ops(op, impl_of(a, loc).dtype, b, loc);
+  if (op == BinaryOp::Pow && b.scalar && b.scalar->is_integral() && b.scalar->to_long() < 0 &&
+      is_integral_type(detail::result_type({&a}, {b.scalar}), true)) {
     throw ValueError("Integers to negative integer powers are not allowed.", loc);
   }
-  std::vector<Tensor> operands{a, b.tensor ? *b.tensor : detail::scalar_to_tensor(*b.scalar, compute)};
-  const Device device = detail::unify_devices(operands, name, loc);
-  detail::require_host_kernels(device, loc);
-  const auto& x = impl_of(operands[0], loc);
-  const auto& y = impl_of(operands[1], loc);
-  const auto shape = detail::broadcast_shape(x.sizes, y.sizes, loc);
-  Tensor xa = detail::expand_internal(detail::to_dtype_internal(operands[0], compute, loc), shape, loc);
-  Tensor ya = detail::expand_internal(detail::to_dtype_internal(operands[1], compute, loc), shape, loc);
+  detail::OpBuilder builder(name, loc);
+  add_rhs(builder.add_input(a), b);
+  if (op == BinaryOp::Div) builder.integer_to_float();  // true division
+  detail::OpPlan p = builder.build();
+  Tensor xa = p.inputs[0], ya = p.inputs[1];
   if (reversed) std::swap(xa, ya);
-  Tensor out = detail::make_empty(shape, is_comparison(op) ? ScalarType::Bool : compute, device, loc);
+  Tensor out = detail::make_empty(p.shape, is_comparison(op) ? ScalarType::Bool : p.dtype, p.device, loc);
   detail::kernels::binary(op, impl_of(out, loc), impl_of(xa, loc), impl_of(ya, loc), alpha);
   if (b.tensor) {
-    detail::autograd::record_binary(op, out, {a, *b.tensor}, operands, nullptr, alpha, reversed);
+    detail::autograd::record_binary(op, out, {a, *b.tensor}, p.operands, nullptr, alpha, reversed);
   } else {
-    detail::autograd::record_binary(op, out, {a}, {operands[0]}, b.scalar, alpha, reversed);
+    detail::autograd::record_binary(op, out, {a}, {p.operands[0]}, b.scalar, alpha, reversed);
   }
   return out;
 }
 
 // self = self op other, PyTorch's in-place rules: other broadcasts to self's
-// shape, the promoted type must be castable into self (dispatch decides).
+// shape, the promoted type must be castable into self (the builder decides).
 Tensor& inplace_op(BinaryOp op, const char* name, const Tensor& self, const Rhs& b, const Scalar& alpha,
                    const SourceLoc& loc) {
   const auto& si = impl_of(self, loc);
   detail::autograd::check_inplace(si, loc);
   check_bool_ops(op, si.dtype, b, loc);
-  const ScalarType common = b.tensor ? detail::result_type({&self, b.tensor}, {}) : detail::result_type({&self}, {b.scalar});
-  const ScalarType compute = (op == BinaryOp::Div && !is_floating_type(common)) ? default_dtype() : common;
-  std::vector<Tensor> operands{self, b.tensor ? *b.tensor : detail::scalar_to_tensor(*b.scalar, compute)};
-  const Device device = detail::unify_devices(operands, name, loc);
-  detail::check_inplace_result(compute, si.dtype, device, name, loc);
-  detail::require_host_kernels(device, loc);
-  const auto& y = impl_of(operands[1], loc);
-  const auto shape = detail::broadcast_shape(si.sizes, y.sizes, loc);
-  if (shape != si.sizes) {
-    throw ShapeError("output with shape " + detail::shape_str(si.sizes) + " doesn't match the broadcast shape " +
-                         detail::shape_str(shape),
-                     loc);
-  }
-  Tensor ya = detail::expand_internal(detail::to_dtype_internal(operands[1], compute, loc), shape, loc);
-  if (compute == si.dtype && si.device() == device) {
-    detail::kernels::binary(op, si, si, impl_of(ya, loc), alpha);
+  detail::OpBuilder builder(name, loc);
+  add_rhs(builder.add_input(self), b).in_place();
+  if (op == BinaryOp::Div) builder.integer_to_float();
+  detail::OpPlan p = builder.build();
+  const auto& ya = impl_of(p.inputs[1], loc);
+  if (p.dtype == si.dtype && si.device() == p.device) {
+    detail::kernels::binary(op, si, si, ya, alpha);
   } else {
-    // Record mode let a non-castable result through: compute, then cast back.
-    Tensor xa = detail::to_dtype_internal(detail::to_device_internal(self, device, loc), compute, loc);
-    Tensor tmp = detail::make_empty(shape, compute, device, loc);
-    detail::kernels::binary(op, impl_of(tmp, loc), impl_of(xa, loc), impl_of(ya, loc), alpha);
+    // Record mode let a non-castable result or a foreign device through:
+    // compute there, then write back cast.
+    Tensor tmp = detail::make_empty(p.shape, p.dtype, p.device, loc);
+    detail::kernels::binary(op, impl_of(tmp, loc), impl_of(p.inputs[0], loc), ya, alpha);
     detail::copy_impl(si, impl_of(tmp, loc), false, loc);
   }
   return const_cast<Tensor&>(self);
 }
 
 Tensor unary_op(UnaryOp op, const char* name, const Tensor& x, bool float_result, const SourceLoc& loc) {
-  std::vector<Tensor> operands{x};
-  const Device device = detail::unify_devices(operands, name, loc);
-  detail::require_host_kernels(device, loc);
-  const auto& xi = impl_of(operands[0], loc);
-  // Unary float ops (sigmoid, exp, ...) compute integers in the default float dtype.
-  const ScalarType dtype = float_result && !is_floating_type(xi.dtype) ? default_dtype() : xi.dtype;
-  Tensor in = detail::to_dtype_internal(operands[0], dtype, loc);
-  Tensor out = detail::make_empty(xi.sizes, dtype, device, loc);
-  detail::kernels::unary(op, impl_of(out, loc), impl_of(in, loc));
-  detail::autograd::record_unary(op, out, x, operands[0]);
+  detail::OpBuilder builder(name, loc);
+  builder.add_input(x);
+  if (float_result) builder.integer_to_float();  // sigmoid, exp, ... of integers
+  detail::OpPlan p = builder.build();
+  Tensor out = detail::make_empty(p.shape, p.dtype, p.device, loc);
+  detail::kernels::unary(op, impl_of(out, loc), impl_of(p.inputs[0], loc));
+  detail::autograd::record_unary(op, out, x, p.operands[0]);
   return out;
 }
 
@@ -206,18 +192,15 @@ Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> m
   if (!min && !max) throw ValueError("torch.clamp: At least one of 'min' or 'max' must not be None", loc);
   const auto& xi = impl_of(x, loc);
   if (xi.dtype == ScalarType::Bool) throw DTypeMismatchError("\"clamp_cpu\" not implemented for 'Bool'", loc);
-  std::vector<const Scalar*> bounds;
-  if (min) bounds.push_back(&*min);
-  if (max) bounds.push_back(&*max);
-  const ScalarType dtype = detail::result_type({&x}, bounds);
-  std::vector<Tensor> operands{x};
-  const Device device = detail::unify_devices(operands, "clamp", loc);
-  detail::require_host_kernels(device, loc);
-  Tensor in = detail::to_dtype_internal(operands[0], dtype, loc);
-  Tensor out = detail::make_empty(xi.sizes, dtype, device, loc);
-  detail::kernels::clamp(impl_of(out, loc), impl_of(in, loc), min ? std::optional<double>(min->to_double()) : std::nullopt,
+  detail::OpBuilder builder("clamp", loc);
+  builder.add_input(x);
+  if (min) builder.promote_with(*min);
+  if (max) builder.promote_with(*max);
+  detail::OpPlan p = builder.build();
+  Tensor out = detail::make_empty(p.shape, p.dtype, p.device, loc);
+  detail::kernels::clamp(impl_of(out, loc), impl_of(p.inputs[0], loc), min ? std::optional<double>(min->to_double()) : std::nullopt,
                          max ? std::optional<double>(max->to_double()) : std::nullopt);
-  detail::autograd::record_clamp(out, x, operands[0], min, max);
+  detail::autograd::record_clamp(out, x, p.operands[0], min, max);
   return out;
 }
 

@@ -2,9 +2,10 @@
 #include <string>
 
 #include "autograd/derivatives.h"
-#include "dispatch.h"
+#include "device_dtype_rules.h"
 #include "internal_ops.h"
 #include "kernels/kernels.h"
+#include "op_builder.h"
 #include "tensor_impl.h"
 #include "tt/errors.h"
 #include "tt/ops.h"
@@ -24,10 +25,14 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim, SourceLoc loc) {
     if (!(ti.sizes.size() == 1 && ti.sizes[0] == 0)) parts.push_back(tensors[i]);
   }
   if (parts.empty()) parts.push_back(tensors[0]);
-  std::vector<const Tensor*> ptrs;
-  for (const auto& t : parts) ptrs.push_back(&t);
-  const ScalarType dtype = detail::result_type(ptrs, {});
-  const Device device = detail::unify_devices(parts, "cat", loc, /*allow_cpu_scalars=*/false);
+  // The copies below convert each part, so the builder neither casts nor
+  // broadcasts; its shape checks are cat's own.
+  detail::OpBuilder builder("cat", loc);
+  for (const auto& t : parts) builder.add_input(t);
+  detail::OpPlan plan = builder.no_cpu_scalars().no_broadcast().no_cast().build();
+  parts = std::move(plan.operands);
+  const ScalarType dtype = plan.dtype;
+  const Device device = plan.device;
   const auto& first = impl_of(parts[0], loc).sizes;
   const int64_t d = detail::wrap_dim(dim, first.size(), loc);
   std::vector<int64_t> out_sizes = first;
@@ -49,7 +54,6 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim, SourceLoc loc) {
     }
     out_sizes[d] += s[d];
   }
-  detail::require_host_kernels(device, loc);
   Tensor out = detail::make_empty(out_sizes, dtype, device, loc);
   int64_t offset = 0;
   for (const auto& p : parts) {
@@ -87,19 +91,13 @@ Tensor where_impl(const Tensor& cond, const Tensor& x, const Tensor& y, const Sc
         "where expected condition to be a boolean tensor, but got a tensor with dtype " + std::string(to_string(ci.dtype)),
         loc);
   }
-  const ScalarType dtype = ys ? detail::result_type({&x}, {ys}) : detail::result_type({&x, &y}, {});
-  std::vector<Tensor> ops{cond, x, y};
-  const Device device = detail::unify_devices(ops, "where", loc);
-  detail::require_host_kernels(device, loc);
-  const auto shape = detail::broadcast_shape(
-      detail::broadcast_shape(impl_of(ops[0], loc).sizes, impl_of(ops[1], loc).sizes, loc), impl_of(ops[2], loc).sizes,
-      loc);
-  Tensor c = detail::expand_internal(ops[0], shape, loc);
-  Tensor a = detail::expand_internal(detail::to_dtype_internal(ops[1], dtype, loc), shape, loc);
-  Tensor b = detail::expand_internal(detail::to_dtype_internal(ops[2], dtype, loc), shape, loc);
-  Tensor out = detail::make_empty(shape, dtype, device, loc);
-  detail::kernels::where(impl_of(out, loc), impl_of(c, loc), impl_of(a, loc), impl_of(b, loc));
-  detail::autograd::record_where(out, ops[0], x, ys ? nullptr : &y);
+  detail::OpBuilder builder("where", loc);
+  builder.add_input(cond, /*keep_dtype=*/true).add_input(x);
+  if (ys) builder.add_scalar(*ys); else builder.add_input(y);
+  detail::OpPlan p = builder.build();
+  Tensor out = detail::make_empty(p.shape, p.dtype, p.device, loc);
+  detail::kernels::where(impl_of(out, loc), impl_of(p.inputs[0], loc), impl_of(p.inputs[1], loc), impl_of(p.inputs[2], loc));
+  detail::autograd::record_where(out, p.operands[0], x, ys ? nullptr : &y);
   return out;
 }
 }  // namespace
@@ -108,7 +106,7 @@ Tensor where(const Tensor& cond, const Tensor& x, const Tensor& y, SourceLoc loc
   return where_impl(cond, x, y, nullptr, loc);
 }
 Tensor where(const Tensor& cond, const Tensor& x, const Scalar& y, SourceLoc loc) {
-  return where_impl(cond, x, detail::scalar_to_tensor(y, detail::result_type({&x}, {&y})), &y, loc);
+  return where_impl(cond, x, Tensor(), &y, loc);
 }
 
 }  // namespace tt

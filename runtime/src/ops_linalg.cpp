@@ -3,12 +3,12 @@
 #include <string>
 
 #include "autograd/derivatives.h"
-#include "autograd/derivatives.h"
 #include "tt/autograd.h"
-#include "dispatch.h"
+#include "device_dtype_rules.h"
 #include "internal_ops.h"
 #include "kernels/device_kernels.h"
 #include "kernels/kernels.h"
+#include "op_builder.h"
 #include "tensor_impl.h"
 #include "tt/errors.h"
 #include "tt/ops.h"
@@ -88,19 +88,24 @@ std::string scalar_type_msg(ScalarType expected, ScalarType found) {
   return "expected scalar type " + std::string(to_string(expected)) + " but found " + std::string(to_string(found));
 }
 
+// The matmul family's front half: no cpu scalars, no promotion (PyTorch's
+// "expected scalar type" errors), each op checks its own shapes.
+detail::OpBuilder matmul_builder(const char* op, const Tensor& a, const Tensor& b,
+                                 std::string (*message)(ScalarType, ScalarType), const SourceLoc& loc) {
+  detail::OpBuilder builder(op, loc);
+  builder.add_input(a).add_input(b).no_cpu_scalars().no_broadcast().no_cast().same_dtype(message);
+  return builder;
+}
+
 }  // namespace
 
 Tensor mm(const Tensor& a, const Tensor& b, SourceLoc loc) {
   if (impl_of(a, loc).sizes.size() != 2) throw ValueError("self must be a matrix", loc);
   if (impl_of(b, loc).sizes.size() != 2) throw ValueError("mat2 must be a matrix", loc);
-  std::vector<Tensor> ops{a, b};
-  const Device device = detail::unify_devices(ops, "mm", loc, /*allow_cpu_scalars=*/false);
-  detail::require_same_dtype(ops[0], ops[1], "mm", scalar_type_msg(impl_of(ops[0], loc).dtype, impl_of(ops[1], loc).dtype),
-                             loc);
-  check_gemm_dtype(impl_of(ops[0], loc).dtype, loc);
-  detail::require_host_kernels(device, loc);
-  Tensor out = batched(ops[0], ops[1], device, loc);
-  detail::autograd::record_matmul(out, a, b, ops[0], ops[1]);
+  detail::OpPlan p = matmul_builder("mm", a, b, scalar_type_msg, loc).build();
+  check_gemm_dtype(p.dtype, loc);
+  Tensor out = batched(p.operands[0], p.operands[1], p.device, loc);
+  detail::autograd::record_matmul(out, a, b, p.operands[0], p.operands[1]);
   return out;
 }
 
@@ -113,15 +118,15 @@ Tensor matmul_impl(const Tensor& a, const Tensor& b, std::vector<Tensor>& ops, c
                          std::to_string(db) + "D",
                      loc);
   }
-  ops = {a, b};
-  const Device device = detail::unify_devices(ops, "matmul", loc, /*allow_cpu_scalars=*/false);
-  const ScalarType ta = impl_of(ops[0], loc).dtype, tb = impl_of(ops[1], loc).dtype;
-  const std::string msg = (da == 1 && db == 1) ? "dot : expected both vectors to have same dtype, but found " +
-                                                     std::string(to_string(ta)) + " and " + std::string(to_string(tb))
-                                               : scalar_type_msg(ta, tb);
-  detail::require_same_dtype(ops[0], ops[1], "matmul", msg, loc);
-  check_gemm_dtype(impl_of(ops[0], loc).dtype, loc);
-  detail::require_host_kernels(device, loc);
+  auto dot_msg = [](ScalarType ta, ScalarType tb) {
+    return "dot : expected both vectors to have same dtype, but found " + std::string(to_string(ta)) + " and " +
+           std::string(to_string(tb));
+  };
+  detail::OpPlan p = (da == 1 && db == 1) ? matmul_builder("matmul", a, b, dot_msg, loc).build()
+                                          : matmul_builder("matmul", a, b, scalar_type_msg, loc).build();
+  check_gemm_dtype(p.dtype, loc);
+  ops = p.operands;
+  const Device device = p.device;
   const Tensor& x = ops[0];
   const Tensor& y = ops[1];
   const auto& xs = impl_of(x, loc).sizes;

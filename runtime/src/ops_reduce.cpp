@@ -5,9 +5,10 @@
 
 #include "autograd/derivatives.h"
 #include "tt/autograd.h"
-#include "dispatch.h"
+#include "device_dtype_rules.h"
 #include "internal_ops.h"
 #include "kernels/kernels.h"
+#include "op_builder.h"
 #include "tensor_impl.h"
 #include "tt/errors.h"
 #include "tt/ops.h"
@@ -70,10 +71,8 @@ Layout plan(const Tensor& x, std::vector<int64_t> dims, bool keepdim, const Sour
 }
 
 Device reduction_device(const Tensor& x, const char* op, const SourceLoc& loc) {
-  std::vector<Tensor> operands{x};
-  const Device d = detail::unify_devices(operands, op, loc);
-  detail::require_host_kernels(d, loc);
-  return d;
+  // Reductions pick their own dtypes; only the device rule is shared.
+  return detail::OpBuilder(op, loc).add_input(x).no_broadcast().no_cast().build().device;
 }
 
 Tensor sum_compute(const Tensor& x, std::vector<int64_t> dims, bool keepdim, bool mean, const SourceLoc& loc) {

@@ -11,42 +11,30 @@ namespace tt {
 
 size_t element_size(ScalarType t) {
   switch (t) {
-    case ScalarType::Bool: case ScalarType::Byte: case ScalarType::Char: return 1;
-    case ScalarType::Short: case ScalarType::Half: case ScalarType::BFloat16: return 2;
-    case ScalarType::Int: case ScalarType::Float: return 4;
-    case ScalarType::Long: case ScalarType::Double: return 8;
+#define TT_CASE(ctype, name, py) \
+  case ScalarType::name: return sizeof(ctype);
+    TT_FORALL_SCALAR_TYPES(TT_CASE)
+#undef TT_CASE
     default: return 0;
   }
 }
 
 std::string_view to_string(ScalarType t) {
   switch (t) {
-    case ScalarType::Bool: return "Bool";
-    case ScalarType::Byte: return "Byte";
-    case ScalarType::Char: return "Char";
-    case ScalarType::Short: return "Short";
-    case ScalarType::Int: return "Int";
-    case ScalarType::Long: return "Long";
-    case ScalarType::Half: return "Half";
-    case ScalarType::BFloat16: return "BFloat16";
-    case ScalarType::Float: return "Float";
-    case ScalarType::Double: return "Double";
+#define TT_CASE(ctype, name, py) \
+  case ScalarType::name: return #name;
+    TT_FORALL_SCALAR_TYPES(TT_CASE)
+#undef TT_CASE
     default: return "Undefined";
   }
 }
 
 std::string_view python_name(ScalarType t) {
   switch (t) {
-    case ScalarType::Bool: return "bool";
-    case ScalarType::Byte: return "uint8";
-    case ScalarType::Char: return "int8";
-    case ScalarType::Short: return "int16";
-    case ScalarType::Int: return "int32";
-    case ScalarType::Long: return "int64";
-    case ScalarType::Half: return "float16";
-    case ScalarType::BFloat16: return "bfloat16";
-    case ScalarType::Float: return "float32";
-    case ScalarType::Double: return "float64";
+#define TT_CASE(ctype, name, py) \
+  case ScalarType::name: return #py;
+    TT_FORALL_SCALAR_TYPES(TT_CASE)
+#undef TT_CASE
     default: return "undefined";
   }
 }

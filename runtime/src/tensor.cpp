@@ -8,7 +8,7 @@
 #include <string>
 
 #include "autograd/graph.h"
-#include "dispatch.h"
+#include "device_dtype_rules.h"
 #include "dtype_dispatch.h"
 #include "internal_ops.h"
 #include "tensor_impl.h"

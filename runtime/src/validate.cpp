@@ -1,5 +1,5 @@
 // The validation recorder: mode selection and record_violation. Decisions
-// about what is a violation live in dispatch.cpp; the JSONL writer, shared
+// about what is a violation live in device_dtype_rules.cpp; the JSONL writer, shared
 // with tensor-run, in log/validation_log.cpp.
 #include "tt/validate.h"
 

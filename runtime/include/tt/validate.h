@@ -1,6 +1,6 @@
 // The validation recorder's public face: mode, log and the record call that
 // the nn layer uses for tensor-unmoved-input. Every device/dtype decision of
-// the core passes src/dispatch.cpp, which reports through here.
+// the core passes src/device_dtype_rules.cpp, which reports through here.
 #pragma once
 
 #include <source_location>

@@ -1,5 +1,5 @@
 // Internal: the cpu kernels. Callers (the ops) have already decided devices
-// and dtypes through dispatch.cpp; kernels trust their arguments: operands
+// and dtypes through device_dtype_rules.cpp; kernels trust their arguments: operands
 // share the output's shape (broadcast views allowed) and live in host memory.
 #pragma once
 

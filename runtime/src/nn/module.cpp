@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <typeinfo>
 
-#include "../dispatch.h"
+#include "../device_dtype_rules.h"
 #include "../internal_ops.h"
 #include "tt/autograd.h"
 #include "tt/errors.h"

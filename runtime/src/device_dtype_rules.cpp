@@ -1,5 +1,5 @@
 // Device and dtype decisions for every op, with raise/record handling.
-#include "dispatch.h"
+#include "device_dtype_rules.h"
 
 #include <sstream>
 

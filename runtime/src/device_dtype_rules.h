@@ -1,6 +1,6 @@
-// Internal: the one place where device and dtype decisions are made,
-// checked, and raised or recorded (TT_VALIDATE). Ops call these before any
-// kernel; nothing else in the runtime compares devices or mixes dtypes.
+// Internal: type promotion and device unification. The one place where
+// device and dtype decisions are made, checked, and raised or recorded
+// (TT_VALIDATE); nothing else in the runtime compares devices or mixes dtypes.
 #pragma once
 
 #include <source_location>
