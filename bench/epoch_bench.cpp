@@ -3,7 +3,9 @@
 // in the same process, on the same data in the same shuffled order:
 // reports each epoch's time and the ratio tt / LibTorch (target <= 1.0).
 //
-//   build/bin/epoch_bench [--data DIR] [--repeats N] [--limit N]
+//   build/bin/epoch_bench [--data DIR] [--repeats N] [--limit N] [--only tt|libtorch]
+//
+// --only runs one side (for a profiler: `perf record -g epoch_bench --only tt`).
 //
 // Batches are gathered from in-memory tensors on the training thread for
 // both (tt: TensorDataset::get_batch, LibTorch: index_select), so the
@@ -112,11 +114,18 @@ int main(int argc, char** argv) {
   std::string dir = "/usr/share/datasets/fashion-mnist";
   int repeats = 3;
   size_t limit = 0;
+  std::string only;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--data")) dir = argv[i + 1];
     else if (!std::strcmp(argv[i], "--repeats")) repeats = std::max(1, std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--limit")) limit = std::strtoul(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
   }
+  if (!only.empty() && only != "tt" && only != "libtorch") {
+    std::fprintf(stderr, "epoch_bench: --only takes tt or libtorch, not '%s'\n", only.c_str());
+    return 2;
+  }
+  const bool run_tt = only != "libtorch", run_torch = only != "tt";
   tt::data::MNIST tt_data(dir, tt::data::MNIST::Mode::kTrain, limit);
   const int64_t n = static_cast<int64_t>(tt_data.size());
   // The same pixels and labels for LibTorch (copied, so neither shares memory).
@@ -131,8 +140,8 @@ int main(int argc, char** argv) {
   std::vector<double> tt_times, torch_times;
   for (int r = 0; r < repeats; ++r) {
     double tl = 0, ll = 0;
-    torch_times.push_back(torch_epoch(x, y, batches, &ll));
-    tt_times.push_back(tt_epoch(tt_flat, batches, &tl));
+    torch_times.push_back(run_torch ? torch_epoch(x, y, batches, &ll) : 0.0);
+    tt_times.push_back(run_tt ? tt_epoch(tt_flat, batches, &tl) : 0.0);
     std::printf("  run %d: LibTorch %.3f s (last loss %.4f), tt %.3f s (last loss %.4f)\n", r + 1, torch_times.back(), ll,
                 tt_times.back(), tl);
   }

@@ -98,6 +98,29 @@ TEST_F(Autograd, MatmulAllShapes) {
   gradcheck([](auto& v) { return matmul(v[0].t(), v[1]); }, {r({4, 3}), r({4, 2})});
 }
 
+// MmBackward computes only the gradients its inputs need (the first Linear
+// of a network never needs its data's): with one side requiring grad, that
+// side gets exactly the gradient it gets when both do, the other none.
+TEST_F(Autograd, MatmulComputesOnlyTheGradientsItsInputsNeed) {
+  const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> shapes = {
+      {{3, 4}, {4, 2}}, {{4}, {4}}, {{4}, {4, 2}}, {{3, 4}, {4}}, {{2, 3, 4}, {4, 2}}};
+  for (const auto& [sa, sb] : shapes) {
+    Tensor a0 = randn(sa), b0 = randn(sb);
+    Tensor a = a0.clone().requires_grad_(), b = b0.clone().requires_grad_();
+    matmul(a, b).sum().backward();
+    for (int side = 0; side < 2; ++side) {
+      Tensor x = a0.clone(), y = b0.clone();
+      (side == 0 ? x : y).requires_grad_();
+      matmul(x, y).sum().backward();
+      const Tensor& got = side == 0 ? x.grad() : y.grad();
+      const Tensor& none = side == 0 ? y.grad() : x.grad();
+      ASSERT_TRUE(got.defined());
+      EXPECT_EQ(values<float>(got), values<float>(side == 0 ? a.grad() : b.grad()));
+      EXPECT_FALSE(none.defined());
+    }
+  }
+}
+
 TEST_F(Autograd, TransposedOperandsMultiplyWithoutCopiesAndAgreeWithCopies) {
   // The BLAS path reads transposed views in place; compare with copies.
   for (ScalarType t : {kFloat, kDouble}) {

@@ -133,26 +133,34 @@ void record_clamp(const Tensor& out, const Tensor& input, const Tensor& used, st
 void record_matmul(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& a_used, const Tensor& b_used) {
   if (!needs_history({&a, &b})) return;
   Tensor x = a_used, w = b_used;
-  record(out, "MmBackward0", {a, b}, [x, w](const Tensor& g) -> std::vector<Tensor> {
+  // Only the gradients some input needs are computed (PyTorch's
+  // task_should_compute_output): the first Linear of a network never needs
+  // the gradient of its data, a GEMM as large as its forward.
+  const bool need_a = needs_history({&a}), need_b = needs_history({&b});
+  record(out, "MmBackward0", {a, b}, [x, w, need_a, need_b](const Tensor& g) -> std::vector<Tensor> {
     const int64_t da = x.dim(), db = w.dim();
-    if (da == 1 && db == 1) return {g * w, g * x};  // dot: g is 0-dim
+    if (da == 1 && db == 1) return {need_a ? g * w : Tensor(), need_b ? g * x : Tensor()};  // dot: g is 0-dim
     // Lift 1-D operands to matrices as matmul does, then the 2-D rule
     // dA = dC B^T, dB = A^T dC; the engine sums broadcast batch dims.
     Tensor a2 = da == 1 ? x.unsqueeze(0) : x;
     Tensor b2 = db == 1 ? w.unsqueeze(1) : w;
     Tensor g2 = da == 1 ? g.unsqueeze(-2) : (db == 1 ? g.unsqueeze(-1) : g);
-    Tensor ga = tt::matmul(g2, b2.transpose(-1, -2));
-    Tensor gb;
-    if (da == 2 && db == 2 && w.stride(0) == 1 && w.size(0) > 1) {
-      // b is a transposed view (x @ W.t() in Linear): produce its gradient
-      // as the transpose of a row-major (g^T x), so the gradient reaching W
-      // through the transpose is row-major too.
-      gb = tt::matmul(g2.t(), a2).t();
-    } else {
-      gb = tt::matmul(a2.transpose(-1, -2), g2);
+    Tensor ga, gb;
+    if (need_a) {
+      ga = tt::matmul(g2, b2.transpose(-1, -2));
+      if (da == 1) ga = ga.squeeze(-2);
     }
-    if (da == 1) ga = ga.squeeze(-2);
-    if (db == 1) gb = gb.squeeze(-1);
+    if (need_b) {
+      if (da == 2 && db == 2 && w.stride(0) == 1 && w.size(0) > 1) {
+        // b is a transposed view (x @ W.t() in Linear): produce its gradient
+        // as the transpose of a row-major (g^T x), so the gradient reaching W
+        // through the transpose is row-major too.
+        gb = tt::matmul(g2.t(), a2).t();
+      } else {
+        gb = tt::matmul(a2.transpose(-1, -2), g2);
+      }
+      if (db == 1) gb = gb.squeeze(-1);
+    }
     return {ga, gb};
   });
 }
