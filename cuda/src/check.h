@@ -9,7 +9,7 @@
 
 #include <source_location>
 
-#include "kernels/device_kernels.h"
+#include "kernels/dispatch_stub.h"
 
 namespace tt::cuda_backend {
 

@@ -1,6 +1,6 @@
 // Internal: the CUDA implementations of tt's kernels (one launcher per
-// kernels.h entry, defined in the .cu file of its family) and the table
-// that hands them to the runtime.
+// kernels.h dispatch stub, defined in the .cu file of its family, with the
+// stub's signature) and their registration with the runtime.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,8 @@
 
 namespace tt::cuda_backend {
 
-/// Registers the CUDA kernel table with the runtime (called by probe()).
+/// Registers the launchers with the runtime's dispatch stubs and enables
+/// them (called by probe()).
 void register_kernel_table();
 
 // convert.cu: dst and src on the same device.

@@ -9,7 +9,7 @@
 
 #include "environment.h"
 #include "host_allocator.h"
-#include "kernels/device_kernels.h"
+#include "kernels/dispatch_stub.h"
 #include "tt/errors.h"
 
 namespace tt {
@@ -97,7 +97,7 @@ void register_backend(DeviceType type, std::shared_ptr<Backend> backend) {
     r.cuda_probed = true;    // and over the cuda/ library's own
     // Device kernels belong to the backend they came with (cuda/'s probe):
     // a replaced backend takes them along, so emulated memory never meets them.
-    detail::kernels::register_device_kernels(DeviceType::CUDA, nullptr);
+    detail::kernels::set_cuda_kernels_enabled(false);
   }
 }
 

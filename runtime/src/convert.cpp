@@ -5,7 +5,7 @@
 #include "autograd/graph.h"
 #include "device_dtype_rules.h"
 #include "internal_ops.h"
-#include "kernels/device_kernels.h"
+#include "kernels/dispatch_stub.h"
 #include "kernels/kernels.h"
 #include "tensor_impl.h"
 #include "tt/backend.h"
@@ -33,8 +33,8 @@ void copy_impl(const TensorImpl& dst, const TensorImpl& src, bool non_blocking, 
     kernels::copy(dst, src);
     return;
   }
-  kernels::DeviceKernels* src_kernels = kernels::device_kernels(sd);
-  kernels::DeviceKernels* dst_kernels = kernels::device_kernels(dd);
+  const bool src_kernels = kernels::has_device_kernels(sd);
+  const bool dst_kernels = kernels::has_device_kernels(dd);
   // Both on a device with kernels (cuda/ on a GPU): they convert in place,
   // across that type's devices too.
   if (src_kernels && dd.type() == sd.type()) {

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "internal_ops.h"
-#include "kernels/device_kernels.h"
+#include "kernels/dispatch_stub.h"
 #include "tt/backend.h"
 #include "tt/errors.h"
 #include "tt/validate.h"
@@ -109,7 +109,7 @@ void require_host_kernels(Device d, const std::source_location& loc) {
   // Device kernels (cuda/) stand in for the cpu kernels behind the same
   // entry points; their errors name this op's site.
   kernels::set_device_call_site(loc);
-  if (kernels::device_kernels(d)) return;
+  if (kernels::has_device_kernels(d)) return;
   auto backend = get_backend(d.type());
   if (backend && backend->host_accessible()) return;
   throw Error(std::string("no kernels registered for device ") + d.str() + " (backend " +

@@ -5,7 +5,7 @@
 #include "device_dtype_rules.h"
 #include "dtype_dispatch.h"
 #include "internal_ops.h"
-#include "kernels/device_kernels.h"
+#include "kernels/dispatch_stub.h"
 #include "kernels/kernels.h"
 #include "tensor_impl.h"
 #include "tt/backend.h"
@@ -30,7 +30,7 @@ Tensor create(const std::vector<int64_t>& sizes, ScalarType dtype, const TensorO
   if (o.pinned_memory() && !device.is_cpu()) throw ValueError("Only dense CPU tensors can be pinned", loc);
   auto backend = get_backend(device.type());
   const bool host = device.is_cpu() || backend->host_accessible() ||
-                    (kernel_fill && detail::kernels::device_kernels(device) != nullptr);
+                    (kernel_fill && detail::kernels::has_device_kernels(device));
   Tensor t = detail::make_empty(sizes, dtype, host ? device : Device(kCPU), loc, o.pinned_memory());
   fill(impl_of(t, loc));
   if (!host) t = detail::to_device_internal(t, device, loc);

@@ -6,7 +6,6 @@
 #include "tt/autograd.h"
 #include "device_dtype_rules.h"
 #include "internal_ops.h"
-#include "kernels/device_kernels.h"
 #include "kernels/kernels.h"
 #include "op_builder.h"
 #include "tensor_impl.h"
@@ -54,13 +53,8 @@ Tensor batched(const Tensor& a, const Tensor& b, Device device, const SourceLoc&
     const Blas2d la = as_blas(ai), lb = as_blas(bi);
     if (la.ok && lb.ok) {
       Tensor out = detail::make_empty({ai.sizes[0], bi.sizes[1]}, ai.dtype, device, loc);
-      if (auto* kt = detail::kernels::device_kernels(device)) {
-        kt->gemm_2d(device, ai.dtype, la.trans, lb.trans, ai.sizes[0], bi.sizes[1], ai.sizes[1], ai.data(), la.ld,
-                    bi.data(), lb.ld, impl_of(out, loc).data());
-      } else {
-        detail::kernels::gemm_2d(ai.dtype, la.trans, lb.trans, ai.sizes[0], bi.sizes[1], ai.sizes[1], ai.data(), la.ld,
-                                 bi.data(), lb.ld, impl_of(out, loc).data());
-      }
+      detail::kernels::gemm_2d(device, ai.dtype, la.trans, lb.trans, ai.sizes[0], bi.sizes[1], ai.sizes[1], ai.data(),
+                               la.ld, bi.data(), lb.ld, impl_of(out, loc).data());
       return out;
     }
   }

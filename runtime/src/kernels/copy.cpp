@@ -2,7 +2,6 @@
 #include <cstring>
 
 #include "../dtype_dispatch.h"
-#include "device_kernels.h"
 #include "kernels.h"
 #include "loops.h"
 
@@ -41,8 +40,7 @@ void convert_run(char* d, const char* s, int64_t n, int64_t ds, int64_t ss) {
 
 }  // namespace
 
-void copy(const TensorImpl& dst, const TensorImpl& src) {
-  if (auto* k = device_kernels(dst.device())) return k->copy(dst, src);
+static void copy_cpu(const TensorImpl& dst, const TensorImpl& src) {
   const int64_t n = dst.numel;
   if (n == 0) return;
   const ScalarType from = src.dtype, to = dst.dtype;
@@ -77,8 +75,7 @@ void copy(const TensorImpl& dst, const TensorImpl& src) {
   });
 }
 
-void fill(const TensorImpl& dst, const Scalar& value) {
-  if (auto* k = device_kernels(dst.device())) return k->fill(dst, value);
+static void fill_cpu(const TensorImpl& dst, const Scalar& value) {
   visit_dtype(dst.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T v;
@@ -95,5 +92,8 @@ void fill(const TensorImpl& dst, const Scalar& value) {
     });
   });
 }
+
+TT_DEFINE_DISPATCH(copy, copy_cpu);
+TT_DEFINE_DISPATCH(fill, fill_cpu);
 
 }  // namespace tt::detail::kernels

@@ -3,7 +3,6 @@
 #include <type_traits>
 
 #include "../dtype_dispatch.h"
-#include "device_kernels.h"
 #include "kernels.h"
 #include "loops.h"
 
@@ -129,18 +128,15 @@ void unary_typed(UnaryOp op, const TensorImpl& out, const TensorImpl& in) {
 
 }  // namespace
 
-void binary(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const TensorImpl& b, const Scalar& alpha) {
-  if (auto* k = device_kernels(out.device())) return k->binary(op, out, a, b, alpha);
+static void binary_cpu(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const TensorImpl& b, const Scalar& alpha) {
   visit_dtype(a.dtype, [&](auto tag) { binary_typed<typename decltype(tag)::type>(op, out, a, b, alpha); });
 }
 
-void unary(UnaryOp op, const TensorImpl& out, const TensorImpl& in) {
-  if (auto* k = device_kernels(out.device())) return k->unary(op, out, in);
+static void unary_cpu(UnaryOp op, const TensorImpl& out, const TensorImpl& in) {
   visit_dtype(in.dtype, [&](auto tag) { unary_typed<typename decltype(tag)::type>(op, out, in); });
 }
 
-void clamp(const TensorImpl& out, const TensorImpl& in, std::optional<double> lo, std::optional<double> hi) {
-  if (auto* k = device_kernels(out.device())) return k->clamp(out, in, lo, hi);
+static void clamp_cpu(const TensorImpl& out, const TensorImpl& in, std::optional<double> lo, std::optional<double> hi) {
   visit_dtype(in.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
@@ -157,8 +153,7 @@ void clamp(const TensorImpl& out, const TensorImpl& in, std::optional<double> lo
   });
 }
 
-void where(const TensorImpl& out, const TensorImpl& cond, const TensorImpl& x, const TensorImpl& y) {
-  if (auto* k = device_kernels(out.device())) return k->where(out, cond, x, y);
+static void where_cpu(const TensorImpl& out, const TensorImpl& cond, const TensorImpl& x, const TensorImpl& y) {
   visit_dtype(out.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     for_each_run<4>(out.sizes, {&out, &cond, &x, &y},
@@ -171,5 +166,10 @@ void where(const TensorImpl& out, const TensorImpl& cond, const TensorImpl& x, c
                     });
   });
 }
+
+TT_DEFINE_DISPATCH(binary, binary_cpu);
+TT_DEFINE_DISPATCH(unary, unary_cpu);
+TT_DEFINE_DISPATCH(clamp, clamp_cpu);
+TT_DEFINE_DISPATCH(where, where_cpu);
 
 }  // namespace tt::detail::kernels

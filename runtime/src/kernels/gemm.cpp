@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "../dtype_dispatch.h"
-#include "device_kernels.h"
 #include "kernels.h"
 #include "loops.h"
 #include "parallel.h"
@@ -63,9 +62,8 @@ int64_t row_grain(int64_t k, int64_t n) { return std::max<int64_t>(1, (int64_t{1
 
 }  // namespace
 
-void gemm(const TensorImpl& at, const TensorImpl& bt, const TensorImpl& ct, int64_t batch, int64_t m, int64_t k,
+static void gemm_cpu(const TensorImpl& at, const TensorImpl& bt, const TensorImpl& ct, int64_t batch, int64_t m, int64_t k,
           int64_t n) {
-  if (auto* kt = device_kernels(ct.device())) return kt->gemm(at, bt, ct, batch, m, k, n);
   visit_dtype(at.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* a = reinterpret_cast<const T*>(at.data());
@@ -103,7 +101,7 @@ void gemm(const TensorImpl& at, const TensorImpl& bt, const TensorImpl& ct, int6
   });
 }
 
-void gemm_2d(ScalarType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const void* a,
+static void gemm_2d_cpu(Device /*host memory*/, ScalarType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const void* a,
              int64_t lda, const void* b, int64_t ldb, void* c) {
   if (m == 0 || n == 0) return;
   use_one_thread_pool();
@@ -123,5 +121,8 @@ void gemm_2d(ScalarType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n,
     }
   });
 }
+
+TT_DEFINE_DISPATCH(gemm, gemm_cpu);
+TT_DEFINE_DISPATCH(gemm_2d, gemm_2d_cpu);
 
 }  // namespace tt::detail::kernels

@@ -1,55 +1,70 @@
-// Internal: the cpu kernels. Callers (the ops) have already decided devices
-// and dtypes through device_dtype_rules.cpp; kernels trust their arguments: operands
-// share the output's shape (broadcast views allowed) and live in host memory.
+// Internal: the kernels, each a dispatch stub (dispatch_stub.h) whose cpu
+// function lives in this directory and whose cuda function, on a GPU, comes
+// from cuda/. Callers (the ops) have already decided devices and dtypes
+// through the OpBuilder; kernels trust their arguments: operands share the
+// output's shape (broadcast views allowed) and live on one device, except
+// that binary and where may read 0-dim cpu scalars beside device operands.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 
 #include "../tensor_impl.h"
+#include "dispatch_stub.h"
 #include "tt/scalar.h"
 
 namespace tt::detail::kernels {
 
 // dst = src converted to dst's dtype; same sizes; src may be a broadcast view.
-void copy(const TensorImpl& dst, const TensorImpl& src);
-void fill(const TensorImpl& dst, const Scalar& value);
+TT_DECLARE_DISPATCH(copy, 0, void(const TensorImpl& dst, const TensorImpl& src));
+TT_DECLARE_DISPATCH(fill, 0, void(const TensorImpl& dst, const Scalar& value));
 
 enum class BinaryOp { Add, Sub, Mul, Div, Pow, Eq, Ne, Lt, Le, Gt, Ge };
 // out = a op b (Add/Sub: a op alpha*b). a and b have the compute dtype;
 // out has it too, or Bool for comparisons.
-void binary(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const TensorImpl& b, const Scalar& alpha);
+TT_DECLARE_DISPATCH(binary, 1,
+                    void(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const TensorImpl& b, const Scalar& alpha));
 
 enum class UnaryOp { Neg, Abs, Relu, Sigmoid, Tanh, Exp, Log, Sqrt };
 // out = op(in), both of one dtype.
-void unary(UnaryOp op, const TensorImpl& out, const TensorImpl& in);
-void clamp(const TensorImpl& out, const TensorImpl& in, std::optional<double> lo, std::optional<double> hi);
+TT_DECLARE_DISPATCH(unary, 1, void(UnaryOp op, const TensorImpl& out, const TensorImpl& in));
+TT_DECLARE_DISPATCH(clamp, 0,
+                    void(const TensorImpl& out, const TensorImpl& in, std::optional<double> lo, std::optional<double> hi));
 // out = cond ? x : y; x, y and out share a dtype.
-void where(const TensorImpl& out, const TensorImpl& cond, const TensorImpl& x, const TensorImpl& y);
+TT_DECLARE_DISPATCH(where, 0, void(const TensorImpl& out, const TensorImpl& cond, const TensorImpl& x, const TensorImpl& y));
 
 enum class ReduceOp { Sum, Mean, Max, Min, ArgMax };
 // Reduces a contiguous input viewed as [outer, r, inner] over r into
 // contiguous out [outer, inner] (values; any dtype out for Sum) and/or
 // indices (int64). Max/Min/ArgMax propagate NaN and keep the first index on ties.
-void reduce(ReduceOp op, const TensorImpl& in, int64_t outer, int64_t r, int64_t inner, const TensorImpl* out,
-            const TensorImpl* indices);
+TT_DECLARE_DISPATCH(reduce, 1,
+                    void(ReduceOp op, const TensorImpl& in, int64_t outer, int64_t r, int64_t inner,
+                         const TensorImpl* out, const TensorImpl* indices));
 // Softmax / log-softmax over r of a contiguous [outer, r, inner] input.
-void softmax(bool log, const TensorImpl& in, const TensorImpl& out, int64_t outer, int64_t r, int64_t inner);
+TT_DECLARE_DISPATCH(softmax, 1,
+                    void(bool log, const TensorImpl& in, const TensorImpl& out, int64_t outer, int64_t r, int64_t inner));
 
 // C[b] = A[b] @ B[b] for contiguous batches of row-major matrices:
 // A [batch, m, k], B [batch, k, n], C [batch, m, n], one dtype.
-void gemm(const TensorImpl& a, const TensorImpl& b, const TensorImpl& c, int64_t batch, int64_t m, int64_t k, int64_t n);
+TT_DECLARE_DISPATCH(gemm, 2,
+                    void(const TensorImpl& a, const TensorImpl& b, const TensorImpl& c, int64_t batch, int64_t m,
+                         int64_t k, int64_t n));
 
-// C = op(A) @ op(B) for 2-D float32/float64 operands given by pointer and
-// leading dimension, op being a transpose when trans_* (BLAS semantics, row
-// major): the copy-free path for transposed views (x @ W.t() in Linear).
-// C is contiguous [m, n].
-void gemm_2d(ScalarType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const void* a,
-             int64_t lda, const void* b, int64_t ldb, void* c);
+// C = op(A) @ op(B) for 2-D float32/float64 operands on `device` given by
+// pointer and leading dimension, op being a transpose when trans_* (BLAS
+// semantics, row major): the copy-free path for transposed views
+// (x @ W.t() in Linear). C is contiguous [m, n].
+TT_DECLARE_DISPATCH(gemm_2d, 0,
+                    void(Device device, ScalarType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                         const void* a, int64_t lda, const void* b, int64_t ldb, void* c));
 
-void arange(const TensorImpl& out, double start, double step, int64_t istart, int64_t istep);
-void uniform(const TensorImpl& out);
-void normal(const TensorImpl& out);
+TT_DECLARE_DISPATCH(arange, 0, void(const TensorImpl& out, double start, double step, int64_t istart, int64_t istep));
+TT_DECLARE_DISPATCH(uniform, 0, void(const TensorImpl& out));
+TT_DECLARE_DISPATCH(normal, 0, void(const TensorImpl& out));
+// Seeds the generator of `device`'s kernels (cuda/'s cuRAND; the cpu
+// generator serves emulated devices, so its cpu function does nothing).
+TT_DECLARE_DISPATCH(seed_device_generator, 0, void(Device device, uint64_t seed));
+// torch.manual_seed: seeds the cpu generator and every device's.
 void manual_seed(uint64_t seed);
 
 // Contiguous bulk conversions with run-time SIMD dispatch (cast_simd.cpp).

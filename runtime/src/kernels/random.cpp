@@ -3,7 +3,6 @@
 #include <random>
 
 #include "../dtype_dispatch.h"
-#include "device_kernels.h"
 #include "kernels.h"
 
 namespace tt::detail::kernels {
@@ -19,15 +18,16 @@ Generator& generator() {
 }
 }  // namespace
 
+static void seed_device_generator_cpu(Device, uint64_t) {}  // emulated devices draw from the cpu generator
+
 void manual_seed(uint64_t seed) {
-  if (auto* k = device_kernels(Device(kCUDA))) k->manual_seed(seed);  // torch.manual_seed seeds every device
+  seed_device_generator(Device(kCUDA), seed);  // torch.manual_seed seeds every device
   auto& g = generator();
   std::lock_guard<std::mutex> lock(g.mu);
   g.engine.seed(seed);
 }
 
-void arange(const TensorImpl& out, double start, double step, int64_t istart, int64_t istep) {
-  if (auto* k = device_kernels(out.device())) return k->arange(out, start, step, istart, istep);
+static void arange_cpu(const TensorImpl& out, double start, double step, int64_t istart, int64_t istep) {
   visit_dtype(out.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* o = reinterpret_cast<T*>(out.data());
@@ -38,8 +38,7 @@ void arange(const TensorImpl& out, double start, double step, int64_t istart, in
   });
 }
 
-void uniform(const TensorImpl& out) {
-  if (auto* k = device_kernels(out.device())) return k->uniform(out);
+static void uniform_cpu(const TensorImpl& out) {
   auto& g = generator();
   std::lock_guard<std::mutex> lock(g.mu);
   visit_dtype(out.dtype, [&](auto tag) {
@@ -59,8 +58,7 @@ void uniform(const TensorImpl& out) {
   });
 }
 
-void normal(const TensorImpl& out) {
-  if (auto* k = device_kernels(out.device())) return k->normal(out);
+static void normal_cpu(const TensorImpl& out) {
   auto& g = generator();
   std::lock_guard<std::mutex> lock(g.mu);
   std::normal_distribution<double> dist(0.0, 1.0);
@@ -70,5 +68,10 @@ void normal(const TensorImpl& out) {
     for (int64_t i = 0; i < out.numel; ++i) o[i] = convert<T>(dist(g.engine));
   });
 }
+
+TT_DEFINE_DISPATCH(seed_device_generator, seed_device_generator_cpu);
+TT_DEFINE_DISPATCH(arange, arange_cpu);
+TT_DEFINE_DISPATCH(uniform, uniform_cpu);
+TT_DEFINE_DISPATCH(normal, normal_cpu);
 
 }  // namespace tt::detail::kernels

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "../dtype_dispatch.h"
-#include "device_kernels.h"
 #include "kernels.h"
 #include "loops.h"
 
@@ -135,9 +134,8 @@ void minmax_typed(bool is_max, const TensorImpl& in, int64_t outer, int64_t r, i
 
 }  // namespace
 
-void reduce(ReduceOp op, const TensorImpl& in, int64_t outer, int64_t r, int64_t inner, const TensorImpl* out,
+static void reduce_cpu(ReduceOp op, const TensorImpl& in, int64_t outer, int64_t r, int64_t inner, const TensorImpl* out,
             const TensorImpl* indices) {
-  if (auto* k = device_kernels(in.device())) return k->reduce(op, in, outer, r, inner, out, indices);
   if (op == ReduceOp::Sum || op == ReduceOp::Mean) {
     visit_dtype(in.dtype, [&](auto ti) {
       visit_dtype(out->dtype, [&](auto to) {
@@ -154,8 +152,7 @@ void reduce(ReduceOp op, const TensorImpl& in, int64_t outer, int64_t r, int64_t
   });
 }
 
-void softmax(bool log, const TensorImpl& in, const TensorImpl& out, int64_t outer, int64_t r, int64_t inner) {
-  if (auto* k = device_kernels(in.device())) return k->softmax(log, in, out, outer, r, inner);
+static void softmax_cpu(bool log, const TensorImpl& in, const TensorImpl& out, int64_t outer, int64_t r, int64_t inner) {
   visit_dtype(in.dtype, [&](auto ti) {
     using T = typename decltype(ti)::type;
     using M = opmath_t<T>;
@@ -180,5 +177,8 @@ void softmax(bool log, const TensorImpl& in, const TensorImpl& out, int64_t oute
     }
   });
 }
+
+TT_DEFINE_DISPATCH(reduce, reduce_cpu);
+TT_DEFINE_DISPATCH(softmax, softmax_cpu);
 
 }  // namespace tt::detail::kernels
