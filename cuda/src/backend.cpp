@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "backend_probe.h"
 #include "check.h"
 #include "device_context.h"
 #include "kernel_table.h"
@@ -122,14 +123,20 @@ class CudaBackend final : public Backend {
 
 }  // namespace
 
-/// The runtime's hook (runtime/src/backend.cpp): the real backend, with its
-/// kernels registered, when a GPU is visible; nullptr otherwise, so the
-/// runtime's emulation and "CUDA is not available" rules apply unchanged.
+/// The runtime's hook (backend_probe.h): the real backend, with its kernels
+/// registered, when a GPU is visible; nullptr otherwise, so the runtime's
+/// emulation and "CUDA is not available" rules apply unchanged.
 std::shared_ptr<Backend> probe() {
   const int n = visible_device_count();
   if (n <= 0) return nullptr;
   register_kernel_table();
   return std::make_shared<CudaBackend>(n);
 }
+
+namespace {
+// Offered to the runtime while this library loads; nothing runs on the
+// device until the runtime first asks about cuda devices.
+[[maybe_unused]] const bool g_probe_registered = (detail::set_backend_probe(DeviceType::CUDA, &probe), true);
+}  // namespace
 
 }  // namespace tt::cuda_backend

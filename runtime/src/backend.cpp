@@ -1,12 +1,14 @@
 // Backend registry, the cpu backend and the emulated cuda backend.
 #include "tt/backend.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <new>
 #include <string>
 
+#include "backend_probe.h"
 #include "environment.h"
 #include "host_allocator.h"
 #include "kernels/dispatch_stub.h"
@@ -14,14 +16,11 @@
 
 namespace tt {
 
-#ifdef TT_WITH_CUDA_BACKEND
-namespace cuda_backend {
-// cuda/src/backend.cpp: the real backend when a GPU is visible, else nullptr.
-std::shared_ptr<Backend> probe();
-}  // namespace cuda_backend
-#endif
-
 namespace {
+
+// Set by a backend library while it loads (backend_probe.h); constant
+// initialised, so it is valid before any dynamic initialiser runs.
+constinit std::atomic<detail::BackendProbe> g_cuda_probe{nullptr};
 
 // 64-byte alignment (a full cache line, what AVX-512 loads like), large
 // blocks cached for reuse (host_allocator.h).
@@ -76,9 +75,7 @@ struct Registry {
 void probe_real_cuda(Registry& r) {
   if (r.cuda_probed) return;
   r.cuda_probed = true;
-#ifdef TT_WITH_CUDA_BACKEND
-  if (!r.cuda) r.cuda = cuda_backend::probe();
-#endif
+  if (detail::BackendProbe probe = g_cuda_probe.load(std::memory_order_acquire); probe && !r.cuda) r.cuda = probe();
 }
 
 Registry& registry() {
@@ -99,6 +96,10 @@ void register_backend(DeviceType type, std::shared_ptr<Backend> backend) {
     // a replaced backend takes them along, so emulated memory never meets them.
     detail::kernels::set_cuda_kernels_enabled(false);
   }
+}
+
+void detail::set_backend_probe(DeviceType type, BackendProbe probe) noexcept {
+  if (type == DeviceType::CUDA) g_cuda_probe.store(probe, std::memory_order_release);
 }
 
 std::shared_ptr<Backend> get_backend(DeviceType type) {

@@ -13,7 +13,7 @@
 #include <optional>
 #include <vector>
 
-#include "../kernels/kernels.h"
+#include "kernels/kernels.h"
 #include "tt/scalar.h"
 #include "tt/tensor.h"
 

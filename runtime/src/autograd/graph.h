@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "../tensor_impl.h"
+#include "tensor_impl.h"
 #include "tt/tensor.h"
 
 namespace tt::detail::autograd {

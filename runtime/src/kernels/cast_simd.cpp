@@ -10,7 +10,7 @@
 #include <string>
 
 #include "environment.h"
-#include "kernels.h"
+#include "kernels/kernels.h"
 #include "tt/half.h"
 
 namespace tt::detail::kernels {

@@ -1,9 +1,9 @@
 // Copy with dtype conversion: the kernel behind to(), copy_(), contiguous().
 #include <cstring>
 
-#include "../dtype_dispatch.h"
-#include "kernels.h"
-#include "loops.h"
+#include "dtype_dispatch.h"
+#include "kernels/kernels.h"
+#include "kernels/loops.h"
 
 namespace tt::detail::kernels {
 

@@ -1,5 +1,5 @@
 // The state behind the dispatch stubs (see dispatch_stub.h).
-#include "dispatch_stub.h"
+#include "kernels/dispatch_stub.h"
 
 namespace tt::detail::kernels {
 

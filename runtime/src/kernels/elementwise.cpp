@@ -2,9 +2,9 @@
 #include <cmath>
 #include <type_traits>
 
-#include "../dtype_dispatch.h"
-#include "kernels.h"
-#include "loops.h"
+#include "dtype_dispatch.h"
+#include "kernels/kernels.h"
+#include "kernels/loops.h"
 
 namespace tt::detail::kernels {
 

@@ -6,10 +6,10 @@
 #include <mutex>
 #include <vector>
 
-#include "../dtype_dispatch.h"
-#include "kernels.h"
-#include "loops.h"
-#include "parallel.h"
+#include "dtype_dispatch.h"
+#include "kernels/kernels.h"
+#include "kernels/loops.h"
+#include "kernels/parallel.h"
 
 namespace tt::detail::kernels {
 

@@ -2,8 +2,8 @@
 #include <mutex>
 #include <random>
 
-#include "../dtype_dispatch.h"
-#include "kernels.h"
+#include "dtype_dispatch.h"
+#include "kernels/kernels.h"
 
 namespace tt::detail::kernels {
 

@@ -4,9 +4,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "../dtype_dispatch.h"
-#include "kernels.h"
-#include "loops.h"
+#include "dtype_dispatch.h"
+#include "kernels/kernels.h"
+#include "kernels/loops.h"
 
 namespace tt::detail::kernels {
 
