@@ -4,9 +4,14 @@
 #include "tt/validate.h"
 
 #include "environment.h"
+#include "tt/errors.h"
 #include "tt/validation_log.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,13 +33,31 @@ Settings& settings() {
   return *s;
 }
 
+// Record mode that cannot write its log would drop every record while the
+// program exits 0, so the log is opened (created, for append) when record
+// mode is chosen, and a failure is a ValueError naming the path and reason.
+void require_writable_log(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    throw ValueError("TT_VALIDATE=record cannot write its validation log " + path + ": " + std::strerror(errno) +
+                         " (set TT_VALIDATE_LOG to a writable file)",
+                     std::source_location::current());
+  }
+  ::close(fd);
+}
+
 // Reads TT_VALIDATE / TT_VALIDATE_LOG once; a TT_VALIDATE that is neither
 // raise nor record throws ValueError (environment.h) at every use until it
 // is fixed or overridden by set_validation_mode().
 void init_locked(Settings& s) {
   if (s.initialised) return;
-  s.mode = detail::env_validation_mode();
-  if (std::string p = detail::env_validation_log(); !p.empty()) s.path = p;
+  const ValidationMode mode = detail::env_validation_mode();
+  std::string path = s.path;
+  if (std::string p = detail::env_validation_log(); !p.empty()) path = p;
+  // Until both are valid, every use throws again.
+  if (mode == ValidationMode::Record) require_writable_log(path);
+  s.mode = mode;
+  s.path = path;
   s.initialised = true;
 }
 
@@ -57,12 +80,15 @@ std::string validation_log_path() {
 void set_validation_mode(ValidationMode mode, const std::string& log_path) {
   auto& s = settings();
   std::lock_guard<std::mutex> lock(s.mu);
+  std::string path = s.path;
   if (!s.initialised) {  // the override wins, even over a malformed TT_VALIDATE
-    if (std::string p = detail::env_validation_log(); !p.empty()) s.path = p;
-    s.initialised = true;
+    if (std::string p = detail::env_validation_log(); !p.empty()) path = p;
   }
+  if (!log_path.empty()) path = log_path;
+  if (mode == ValidationMode::Record) require_writable_log(path);  // nothing changes when it throws
+  s.initialised = true;
   s.mode = mode;
-  if (!log_path.empty()) s.path = log_path;
+  s.path = path;
 }
 
 void record_violation(const Violation& v, const std::source_location& where) noexcept {

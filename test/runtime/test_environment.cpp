@@ -2,6 +2,7 @@
 // naming the variable and what it accepts (before, TT_EMULATE_CUDA_DEVICES
 // =999, -3 and abc were taken silently, TT_VALIDATE=bogus was a warning).
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <utility>
@@ -68,6 +69,29 @@ TEST_F(Environment, ValidationMode) {
   set("TT_VALIDATE", "bogus");
   EXPECT_EQ(error_of([] { detail::env_validation_mode(); }),
             "environment variable TT_VALIDATE=bogus: expected raise or record");
+}
+
+// Record mode whose log cannot be written used to drop every record while
+// the program exited 0. set_validation_mode refuses it, naming the path and
+// the reason, and leaves the settings as they were (the TT_VALIDATE_LOG
+// path is tested in test_record_end_to_end.cpp, in a fresh process).
+TEST_F(Environment, RecordModeNeedsAWritableLog) {
+  const std::string missing = std::filesystem::temp_directory_path().string() + "/tt-no-such-dir/log.jsonl";
+  const std::string before = validation_log_path();
+  EXPECT_EQ(error_of([&] { set_validation_mode(ValidationMode::Record, missing); }),
+            "TT_VALIDATE=record cannot write its validation log " + missing +
+                ": No such file or directory (set TT_VALIDATE_LOG to a writable file)");
+  EXPECT_EQ(validation_mode(), ValidationMode::Raise);
+  EXPECT_EQ(validation_log_path(), before);
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  EXPECT_NE(error_of([&] { set_validation_mode(ValidationMode::Record, dir); }).find(dir + ": Is a directory"),
+            std::string::npos);
+  tt_test::TempFile log("tt-env-log");
+  set_validation_mode(ValidationMode::Record, log.path);
+  EXPECT_EQ(validation_mode(), ValidationMode::Record);
+  EXPECT_TRUE(std::filesystem::exists(log.path));  // created, empty, before any record
+  set_validation_mode(ValidationMode::Raise, missing);  // raise mode writes nothing: no check
+  EXPECT_EQ(validation_mode(), ValidationMode::Raise);
 }
 
 TEST_F(Environment, CpuDispatch) {

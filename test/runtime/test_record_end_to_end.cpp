@@ -53,6 +53,17 @@ DemoRun run_demo(const std::string& env) {
 
 }  // namespace
 
+// TT_VALIDATE=record with a log that cannot be written fails at the first
+// op, naming the path and the reason (it used to drop every record and exit 0).
+TEST(RecordEndToEnd, AnUnwritableLogFailsAtStart) {
+  const DemoRun r = run_demo("TT_VALIDATE=record TT_EMULATE_CUDA=1 TT_VALIDATE_LOG=/nonexistent-tt-dir/log.jsonl");
+  EXPECT_EQ(r.status, 3) << r.out;
+  EXPECT_NE(r.out.find("TT_VALIDATE=record cannot write its validation log /nonexistent-tt-dir/log.jsonl: No such "
+                       "file or directory"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(RecordEndToEnd, DemoProducesExactlyTheMarkedRecords) {
   tt_test::TempFile log("tt-demo");
   const auto expected = markers();

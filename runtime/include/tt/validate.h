@@ -18,12 +18,15 @@ namespace tt {
 enum class ValidationMode { Raise, Record };
 
 /// The current mode: set_validation_mode's, else TT_VALIDATE (raise|record)
-/// read on first use.
+/// read on first use. Throws ValueError while TT_VALIDATE is malformed, or is
+/// record and the log (TT_VALIDATE_LOG) cannot be opened for appending.
 ValidationMode validation_mode();
 /// The log path: set_validation_mode's, else TT_VALIDATE_LOG, else
 /// "tt-validate.jsonl" in the working directory.
 std::string validation_log_path();
-/// Overrides TT_VALIDATE / TT_VALIDATE_LOG (an empty path keeps the current one).
+/// Overrides TT_VALIDATE / TT_VALIDATE_LOG (an empty path keeps the current
+/// one). Record mode opens (creates) the log first: ValueError naming the
+/// path and the reason when it cannot, and the settings stay as they were.
 void set_validation_mode(ValidationMode mode, const std::string& log_path = "");
 
 /// One finding. `check` is a static check's name: tensor-mixed-device,
