@@ -93,6 +93,17 @@ bool readInput(StringRef Name, InputKind Kind, StringRef BaseDir,
   }
   StringRef Text = (*Buf)->getBuffer();
   StringRef Shown = Name == "-" ? StringRef("<stdin>") : Name;
+  // Every format the report reads is text. Binary data (an object file, a
+  // core dump, an archive passed by mistake: all hold NUL bytes) matches
+  // none, and read as clang-tidy text it would give a green "0 findings".
+  // Stray invalid UTF-8 in a text input is not binary: its reader reports
+  // and skips the malformed part.
+  if (Text.contains('\0')) {
+    errs() << "tensor-tidy-report: error: '" << Shown
+           << "' is not clang-tidy output, an -export-fixes YAML file or a "
+              "validation log: it holds binary data\n";
+    return false;
+  }
   if (Kind == InputKind::Auto)
     Kind = detectInputKind(Name == "-" ? StringRef() : Name, Text);
   switch (Kind) {
