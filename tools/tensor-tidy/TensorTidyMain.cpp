@@ -7,6 +7,9 @@
 
 #include "tool/ClangTidyMain.h"
 
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
 namespace clang::tidy {
 extern volatile int TensorModuleAnchorSource;
 // Keeps the module's registration object in the link.
@@ -15,5 +18,11 @@ extern volatile int TensorModuleAnchorSource;
 } // namespace clang::tidy
 
 int main(int Argc, const char **Argv) {
+  // --version: tensor-tidy's own version under LLVM's, so a bug report or a
+  // CI cache key says which tensor module ran.
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &OS) {
+    OS << "tensor-tidy version " TT_TIDY_VERSION
+          " (clang-tidy with the tensor module)\n";
+  });
   return clang::tidy::clangTidyMain(Argc, Argv);
 }
