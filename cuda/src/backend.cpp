@@ -135,8 +135,13 @@ std::shared_ptr<Backend> probe() {
 
 namespace {
 // Offered to the runtime while this library loads; nothing runs on the
-// device until the runtime first asks about cuda devices.
-[[maybe_unused]] const bool g_probe_registered = (detail::set_backend_probe(DeviceType::CUDA, &probe), true);
+// device until the runtime first asks about cuda devices. init_priority
+// runs it before every default-priority static initialiser of the program,
+// so a user's `static bool gpu = tt::cuda::is_available();` already sees it.
+struct ProbeRegistration {
+  ProbeRegistration() { detail::set_backend_probe(DeviceType::CUDA, &probe); }
+};
+__attribute__((init_priority(101))) ProbeRegistration g_probe_registration;
 }  // namespace
 
 }  // namespace tt::cuda_backend

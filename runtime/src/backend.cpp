@@ -74,8 +74,13 @@ struct Registry {
 // registry's lock, so programs that never use cuda never touch the driver.
 void probe_real_cuda(Registry& r) {
   if (r.cuda_probed) return;
+  detail::BackendProbe probe = g_cuda_probe.load(std::memory_order_acquire);
+  // No probe (yet): a program without cuda/, or a question asked by a static
+  // initialiser that ran before cuda/'s registration. Nothing is latched, so
+  // a probe registered later is still asked.
+  if (!probe) return;
   r.cuda_probed = true;
-  if (detail::BackendProbe probe = g_cuda_probe.load(std::memory_order_acquire); probe && !r.cuda) r.cuda = probe();
+  if (!r.cuda) r.cuda = probe();
 }
 
 Registry& registry() {

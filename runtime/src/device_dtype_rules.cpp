@@ -1,6 +1,8 @@
 // Device and dtype decisions for every op, with raise/record handling.
 #include "device_dtype_rules.h"
 
+#include <atomic>
+#include <cstdio>
 #include <sstream>
 
 #include "internal_ops.h"
@@ -94,7 +96,25 @@ void check_inplace_result(ScalarType result, ScalarType self_dtype, Device devic
   record_violation(Violation{"tensor-mixed-dtype", op, msg.str(), {device}, {result, self_dtype}}, loc);
 }
 
+namespace {
+// The first tensor a program makes reads TT_VALIDATE and, in record mode,
+// opens the log: a bad setting or an unwritable log fails there, at the
+// program's start and at the user's line, not at the first violation (which
+// may come from a destructor, where it could only be warned about).
+std::atomic<bool> g_validation_settings_read{false};
+void read_validation_settings(const std::source_location& loc) {
+  if (g_validation_settings_read.load(std::memory_order_relaxed)) return;
+  try {
+    (void)validation_mode();
+  } catch (const ValueError& e) {
+    throw ValueError(e.message(), loc);
+  }
+  g_validation_settings_read.store(true, std::memory_order_relaxed);
+}
+}  // namespace
+
 Device resolve_device(Device d, const std::source_location& loc) {
+  read_validation_settings(loc);
   kernels::set_device_call_site(loc);  // an allocation follows: its errors name this site
   if (d.is_cpu()) return Device(kCPU);
   auto backend = get_backend(d.type());
@@ -126,8 +146,13 @@ void report_discarded_conversion(const ConversionSite& site) noexcept try {
   record_violation(Violation{"tensor-discarded-cast", site.op, msg.str(), {site.from_device, site.to_device},
                              {site.from_dtype, site.to_dtype}},
                    site.where);
+} catch (const std::exception& e) {
+  // Called from a destructor: losing one record beats terminating, but not
+  // silently (a record mode whose log cannot be opened throws here when a
+  // discarded conversion is the program's first use of it).
+  static std::atomic<bool> warned{false};
+  if (!warned.exchange(true)) std::fprintf(stderr, "tt: validation: %s\n", e.what());
 } catch (...) {
-  // Called from a destructor: losing one record beats terminating.
 }
 
 }  // namespace tt::detail
