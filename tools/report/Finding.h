@@ -42,7 +42,7 @@ struct Entry {
   std::string Message;        ///< the static message when there is one
   std::string RuntimeMessage; ///< the first runtime message, if any
   std::string Op;             ///< runtime operation, if any
-  unsigned StaticCount = 0;   ///< identical static reports folded (one per TU)
+  unsigned StaticCount = 0;   ///< 1 when the checks report it (identical reports fold into one)
   unsigned DynamicCount = 0;  ///< runtime records folded (one per execution)
   bool InBaseline = false;    ///< (check, file, line, message) was in the baseline
 

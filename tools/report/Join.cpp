@@ -19,8 +19,11 @@ std::vector<Entry> joinFindings(const std::vector<Finding> &Findings) {
 
   for (const Finding &F : Findings) {
     if (F.From == Origin::Static) {
+      // One finding read from several inputs (text and fixes of one run, two
+      // shards, two TUs that include one header) is one finding.
       Entry &E = Static[{F.Check, F.File, F.Line, F.Column, F.Message}];
-      if (E.StaticCount++ == 0) {
+      if (E.StaticCount == 0) {
+        E.StaticCount = 1;
         E.Check = F.Check;
         E.File = F.File;
         E.Line = F.Line;

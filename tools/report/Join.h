@@ -10,9 +10,9 @@ namespace tensor_tidy::report {
 
 /// Folds duplicates and joins static with runtime findings by check, file
 /// and line:
-/// - identical static findings (same check, file, line, column, message,
-///   e.g. a header's finding reported by several TUs) become one entry whose
-///   StaticCount says how many times it was reported;
+/// - identical static findings (same check, file, line, column, message:
+///   a header's finding reported by several TUs, one run read as text and as
+///   fixes, two shards) become one entry, counted once (StaticCount 1);
 /// - runtime records at the same check, file and line become one, counted
 ///   in DynamicCount (a violation inside a loop is recorded on every pass);
 /// - a static entry with runtime records at its check, file and line is
