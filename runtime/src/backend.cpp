@@ -22,19 +22,17 @@ namespace {
 // initialised, so it is valid before any dynamic initialiser runs.
 constinit std::atomic<detail::BackendProbe> g_cuda_probe{nullptr};
 
-// 64-byte alignment (a full cache line, what AVX-512 loads like), large
-// blocks cached for reuse (host_allocator.h).
-void* host_alloc(size_t nbytes) { return detail::host_allocate(nbytes); }
-
+// Both host backends allocate through the caching host allocator
+// (host_allocator.h: 64-byte aligned, large blocks reused).
 class CpuBackend final : public Backend {
  public:
   int device_count() const override { return 1; }
-  void* allocate(size_t nbytes, int) override { return host_alloc(nbytes); }
+  void* allocate(size_t nbytes, int) override { return detail::host_allocate(nbytes); }
   void deallocate(void* p, size_t nbytes, int) noexcept override { detail::host_free(p, nbytes); }
   void copy(void* dst, Device, const void* src, Device, size_t nbytes, bool) override {
     if (nbytes) std::memcpy(dst, src, nbytes);
   }
-  void* allocate_pinned(size_t nbytes) override { return host_alloc(nbytes); }
+  void* allocate_pinned(size_t nbytes) override { return detail::host_allocate(nbytes); }
   void deallocate_pinned(void* p, size_t nbytes) noexcept override { detail::host_free(p, nbytes); }
   bool host_accessible() const override { return true; }
   const char* name() const override { return "cpu"; }
@@ -46,12 +44,12 @@ class EmulatedCudaBackend final : public Backend {
  public:
   explicit EmulatedCudaBackend(int n) : n_(n) {}
   int device_count() const override { return n_; }
-  void* allocate(size_t nbytes, int) override { return host_alloc(nbytes); }
+  void* allocate(size_t nbytes, int) override { return detail::host_allocate(nbytes); }
   void deallocate(void* p, size_t nbytes, int) noexcept override { detail::host_free(p, nbytes); }
   void copy(void* dst, Device, const void* src, Device, size_t nbytes, bool) override {
     if (nbytes) std::memcpy(dst, src, nbytes);
   }
-  void* allocate_pinned(size_t nbytes) override { return host_alloc(nbytes); }
+  void* allocate_pinned(size_t nbytes) override { return detail::host_allocate(nbytes); }
   void deallocate_pinned(void* p, size_t nbytes) noexcept override { detail::host_free(p, nbytes); }
   bool host_accessible() const override { return true; }
   const char* name() const override { return "emulated"; }

@@ -7,43 +7,6 @@
 
 namespace tt::detail {
 
-OpBuilder& OpBuilder::add_input(const Tensor& t, bool keep_dtype) {
-  operands_.push_back(Operand{t, nullptr, keep_dtype});
-  return *this;
-}
-OpBuilder& OpBuilder::add_scalar(const Scalar& s) {
-  operands_.push_back(Operand{Tensor(), &s, false});
-  return *this;
-}
-OpBuilder& OpBuilder::promote_with(const Scalar& s) {
-  promote_only_.push_back(&s);
-  return *this;
-}
-OpBuilder& OpBuilder::integer_to_float() {
-  integer_to_float_ = true;
-  return *this;
-}
-OpBuilder& OpBuilder::no_cpu_scalars() {
-  allow_cpu_scalars_ = false;
-  return *this;
-}
-OpBuilder& OpBuilder::same_dtype(std::function<std::string(ScalarType, ScalarType)> message) {
-  same_dtype_message_ = std::move(message);
-  return *this;
-}
-OpBuilder& OpBuilder::no_broadcast() {
-  broadcast_ = false;
-  return *this;
-}
-OpBuilder& OpBuilder::no_cast() {
-  cast_ = false;
-  return *this;
-}
-OpBuilder& OpBuilder::in_place() {
-  in_place_ = true;
-  return *this;
-}
-
 OpPlan OpBuilder::build() {
   OpPlan plan;
   // 1. The computation dtype.

@@ -50,33 +50,49 @@ class OpBuilder {
   /// A tensor operand: takes part in type promotion, the device rule and
   /// broadcasting. keep_dtype: the kernel reads it in its own dtype (where's
   /// condition) and it does not take part in promotion.
-  OpBuilder& add_input(const Tensor& t, bool keep_dtype = false);
+  OpBuilder& add_input(const Tensor& t, bool keep_dtype = false) {
+    operands_.push_back(Operand{t, nullptr, keep_dtype});
+    return *this;
+  }
   /// A wrapped C++ number operand (`x + 2`): takes part in promotion as a
   /// wrapped number and reaches the kernel as a 0-dim cpu tensor.
-  OpBuilder& add_scalar(const Scalar& s);
+  OpBuilder& add_scalar(const Scalar& s) {
+    operands_.push_back(Operand{Tensor(), &s, false});
+    return *this;
+  }
   /// A C++ number that takes part in promotion only (clamp's bounds).
-  OpBuilder& promote_with(const Scalar& s);
+  OpBuilder& promote_with(const Scalar& s) {
+    promote_only_.push_back(&s);
+    return *this;
+  }
   /// Integral or bool results compute in the default float dtype (true
   /// division, sigmoid, exp, ...).
-  OpBuilder& integer_to_float();
+  OpBuilder& integer_to_float() { return set(integer_to_float_, true); }
   /// 0-dim cpu tensors may not join a cuda op (cat, the matmul family).
-  OpBuilder& no_cpu_scalars();
+  OpBuilder& no_cpu_scalars() { return set(allow_cpu_scalars_, false); }
   /// No type promotion: operands must share the first one's dtype; a
   /// mismatch raises DTypeMismatchError(message(first, other)) or is
   /// recorded as tensor-mixed-dtype and cast.
-  OpBuilder& same_dtype(std::function<std::string(ScalarType, ScalarType)> message);
+  OpBuilder& same_dtype(std::function<std::string(ScalarType, ScalarType)> message) {
+    same_dtype_message_ = std::move(message);
+    return *this;
+  }
   /// Inputs keep their shapes (cat, matmul): no broadcast shape, no expand.
-  OpBuilder& no_broadcast();
+  OpBuilder& no_broadcast() { return set(broadcast_, false); }
   /// Inputs keep their dtypes (cat, which converts while copying).
-  OpBuilder& no_cast();
+  OpBuilder& no_cast() { return set(cast_, false); }
   /// The op writes into its first operand: the result must be castable into
   /// it (c10::canCast; DTypeMismatchError or a record) and the broadcast
   /// shape must be its shape (ShapeError, PyTorch's wording).
-  OpBuilder& in_place();
+  OpBuilder& in_place() { return set(in_place_, true); }
 
   OpPlan build();
 
  private:
+  OpBuilder& set(bool& flag, bool value) {
+    flag = value;
+    return *this;
+  }
   struct Operand {
     Tensor tensor;          // empty for a scalar until build()
     const Scalar* scalar = nullptr;

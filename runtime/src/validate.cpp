@@ -7,11 +7,7 @@
 #include "tt/errors.h"
 #include "tt/validation_log.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <atomic>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,13 +33,12 @@ Settings& settings() {
 // program exits 0, so the log is opened (created, for append) when record
 // mode is chosen, and a failure is a ValueError naming the path and reason.
 void require_writable_log(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    throw ValueError("TT_VALIDATE=record cannot write its validation log " + path + ": " + std::strerror(errno) +
+  std::string reason;
+  if (!can_append_validation_log(path, &reason)) {
+    throw ValueError("TT_VALIDATE=record cannot write its validation log " + path + ": " + reason +
                          " (set TT_VALIDATE_LOG to a writable file)",
                      std::source_location::current());
   }
-  ::close(fd);
 }
 
 // Reads TT_VALIDATE / TT_VALIDATE_LOG once; a TT_VALIDATE that is neither

@@ -30,6 +30,11 @@ struct ValidationRecord {
 /// ending in '\n'. Invalid UTF-8 (in a path, say) is replaced, never lost.
 std::string format_validation_record(const ValidationRecord& record);
 
+/// Opens `path` for appending as append_validation_record does (creating it
+/// when missing) and closes it: whether records could be written there.
+/// Returns false and sets `reason` to strerror's text on failure; never throws.
+bool can_append_validation_log(const std::string& path, std::string* reason) noexcept;
+
 /// Appends the record to `path` with one write() on an O_APPEND descriptor,
 /// so records of concurrent threads and processes never interleave and a
 /// record survives a crash right after it. Returns false and sets `error`

@@ -24,7 +24,6 @@ namespace tt::detail::kernels {
 namespace dispatch_detail {
 extern std::atomic<bool> g_cuda_kernels_enabled;
 inline Device device_of(const TensorImpl& t) { return t.device(); }
-inline Device device_of(const TensorImpl* t) { return t->device(); }
 inline Device device_of(Device d) { return d; }
 }  // namespace dispatch_detail
 
@@ -41,7 +40,7 @@ void set_cuda_kernels_enabled(bool on) noexcept;
 inline bool has_device_kernels(Device d) noexcept { return d.is_cuda() && cuda_kernels_enabled(); }
 
 /// A kernel entry with signature R(Args...), dispatched on the device of its
-/// argument number DeviceArg (a TensorImpl, a TensorImpl*, or a Device).
+/// argument number DeviceArg (a TensorImpl or a Device).
 /// Constant-initialised (constinit), so it may be called from any static
 /// initialiser; registration is an atomic store and may race with calls.
 template <size_t DeviceArg, class Sig>

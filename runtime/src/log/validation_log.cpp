@@ -12,6 +12,23 @@
 
 namespace tt {
 
+namespace {
+// The one way the log is opened: appends, created when missing.
+int open_for_append(const std::string& path) noexcept {
+  return ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+}
+}  // namespace
+
+bool can_append_validation_log(const std::string& path, std::string* reason) noexcept {
+  const int fd = open_for_append(path);
+  if (fd < 0) {
+    if (reason) *reason = std::strerror(errno);
+    return false;
+  }
+  ::close(fd);
+  return true;
+}
+
 std::string format_validation_record(const ValidationRecord& r) {
   nlohmann::ordered_json j;
   j["check"] = r.check;
@@ -33,7 +50,7 @@ bool append_validation_record(const std::string& path, const ValidationRecord& r
     const std::string line = format_validation_record(record);
     // One write() per record on an O_APPEND descriptor: the kernel appends
     // it atomically with respect to other appenders, threads or processes.
-    const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    const int fd = open_for_append(path);
     if (fd < 0) {
       if (error) *error = "cannot open " + path + ": " + std::strerror(errno);
       return false;
