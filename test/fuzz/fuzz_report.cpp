@@ -30,8 +30,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 #else
   llvm::Expected<Baseline> b = Baseline::load(tt_fuzz::as_file(data, size), "/src/proj");
   if (b) {
-    for (const Finding& f : out) (void)f;
-    (void)b->size();
+    // Match the loaded findings against a report, the way --baseline does:
+    // with and without fingerprints, under the root and outside it.
+    Report r;
+    r.SourceRoot = "/src/proj";
+    Entry hashed;
+    hashed.Check = "tensor-discarded-cast";
+    hashed.File = "/src/proj/a.cpp";
+    hashed.Line = 3;
+    hashed.ContextHash = "0123456789abcdef";
+    hashed.LineHash = "fedcba9876543210";
+    Entry bare;
+    bare.Check = "tensor-mixed-device";
+    bare.File = "/elsewhere/b.cpp";
+    r.Entries = {hashed, bare};
+    b->mark(r);
+    (void)b->withoutFingerprints();
   } else {
     llvm::consumeError(b.takeError());
   }

@@ -1,28 +1,125 @@
 #include "Baseline.h"
+#include "Fingerprint.h"
 #include "Paths.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <numeric>
+
 namespace tensor_tidy::report {
 
 namespace json = llvm::json;
 
-static llvm::Error formatError(llvm::StringRef Path, const llvm::Twine &Msg) {
+namespace {
+
+llvm::Error formatError(llvm::StringRef Path, const llvm::Twine &Msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  Path + ": " + Msg);
 }
 
-void Baseline::add(llvm::StringRef Check, llvm::StringRef File, int64_t Line,
-                   llvm::StringRef Message, llvm::StringRef Root) {
-  if (Check.empty() || File.empty() || Line < 1)
-    return;
-  Keys.insert({Check.str(), normalisePath(pathFromUri(File), Root),
-               static_cast<unsigned>(Line), Message.str()});
+std::string str(const json::Object *O, llvm::StringRef Key) {
+  if (!O)
+    return "";
+  return O->getString(Key).value_or("").str();
 }
 
-bool Baseline::contains(const Entry &E) const {
-  return Keys.count({E.Check, E.File, E.Line, E.Message}) != 0;
+std::string join(std::initializer_list<llvm::StringRef> Parts) {
+  std::string Out;
+  for (llvm::StringRef P : Parts) {
+    Out += P;
+    Out += '\0';
+  }
+  return Out;
+}
+
+/// Whether two paths, each relative to its report's source root or
+/// absolute, name the same file: equal, or the absolute one ends in the
+/// relative one (a report written with another source root, or none).
+bool samePath(llvm::StringRef A, llvm::StringRef B) {
+  if (A == B)
+    return true;
+  bool AbsA = A.starts_with("/"), AbsB = B.starts_with("/");
+  if (AbsA == AbsB)
+    return false;
+  llvm::StringRef Abs = AbsA ? A : B, Rel = AbsA ? B : A;
+  return Abs.size() > Rel.size() && Abs.ends_with(Rel) &&
+         Abs[Abs.size() - Rel.size() - 1] == '/';
+}
+
+} // namespace
+
+size_t Baseline::withoutFingerprints() const {
+  return std::count_if(Items.begin(), Items.end(), [](const Item &I) {
+    return I.ContextHash.empty() && I.LineHash.empty();
+  });
+}
+
+void Baseline::mark(Report &R) const {
+  for (Entry &E : R.Entries)
+    E.InBaseline = false;
+  // Earlier findings are taken in source order, so when a finding was
+  // duplicated the first copy is the unchanged one.
+  std::vector<size_t> Order(R.Entries.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    const Entry &X = R.Entries[A], &Y = R.Entries[B];
+    return std::tie(X.File, X.Line, X.Column, X.Check) <
+           std::tie(Y.File, Y.Line, Y.Column, Y.Check);
+  });
+  std::vector<bool> Used(Items.size());
+
+  // One tier: an entry matches an unused earlier finding of the same file
+  // with the same key, where \p Eligible allows the pair.
+  auto Tier = [&](std::function<std::string(const Item &)> ItemKey,
+                  std::function<std::string(const Entry &)> EntryKey,
+                  std::function<bool(const Item &, const Entry &)> Eligible) {
+    std::multimap<std::string, size_t> Free;
+    for (size_t I = 0; I < Items.size(); ++I)
+      if (!Used[I])
+        if (std::string K = ItemKey(Items[I]); !K.empty())
+          Free.emplace(std::move(K), I);
+    for (size_t Idx : Order) {
+      Entry &E = R.Entries[Idx];
+      if (E.InBaseline)
+        continue;
+      std::string K = EntryKey(E);
+      if (K.empty())
+        continue;
+      std::string Path = relativeTo(E.File, R.SourceRoot);
+      auto [Lo, Hi] = Free.equal_range(K);
+      for (auto It = Lo; It != Hi; ++It) {
+        const Item &I = Items[It->second];
+        if (!samePath(I.Path, Path) || !Eligible(I, E))
+          continue;
+        Used[It->second] = true;
+        E.InBaseline = true;
+        Free.erase(It);
+        break;
+      }
+    }
+  };
+  auto Hashed = [](llvm::StringRef Check, llvm::StringRef Hash) {
+    return Hash.empty() ? std::string() : join({Check, Hash});
+  };
+  auto Always = [](const Item &, const Entry &) { return true; };
+  Tier([&](const Item &I) { return Hashed(I.Check, I.ContextHash); },
+       [&](const Entry &E) { return Hashed(E.Check, E.ContextHash); }, Always);
+  Tier([&](const Item &I) { return Hashed(I.Check, I.LineHash); },
+       [&](const Entry &E) { return Hashed(E.Check, E.LineHash); }, Always);
+  // File:line only where fingerprints cannot decide: a finding whose
+  // fingerprints differ from every earlier one changed, even on the same line.
+  auto Exact = [](llvm::StringRef Check, unsigned Line, llvm::StringRef Message) {
+    return join({Check, std::to_string(Line), Message});
+  };
+  Tier([&](const Item &I) { return Exact(I.Check, I.Line, I.Message); },
+       [&](const Entry &E) { return Exact(E.Check, E.Line, E.Message); },
+       [](const Item &I, const Entry &E) {
+         return I.LineHash.empty() || E.LineHash.empty();
+       });
 }
 
 llvm::Expected<Baseline> Baseline::load(llvm::StringRef Path,
@@ -38,18 +135,34 @@ llvm::Expected<Baseline> Baseline::load(llvm::StringRef Path,
     return formatError(Path, "baseline is not a JSON object");
 
   Baseline B;
+  // Paths as the earlier report wrote them: relative to its root, or
+  // absolute; an absolute one under a root is made relative to it.
+  auto Add = [&](Item I, llvm::StringRef Root) {
+    if (I.Check.empty() || I.Path.empty())
+      return;
+    I.Path = relativeTo(relativeTo(I.Path, Root), SourceRoot);
+    B.Items.push_back(std::move(I));
+  };
+
   if (const json::Array *Findings = Top->getArray("findings")) {
     // This tool's JSON report.
-    std::string Root = SourceRoot.str();
-    if (auto R = Top->getString("sourceRoot"); R && !R->empty())
+    std::string Root;
+    if (auto R = Top->getString("sourceRoot"))
       Root = R->str();
     for (const json::Value &F : *Findings) {
       const json::Object *O = F.getAsObject();
       if (!O)
         continue;
-      B.add(O->getString("check").value_or(""), O->getString("file").value_or(""),
-            O->getInteger("line").value_or(0), O->getString("message").value_or(""),
-            Root);
+      Item I;
+      I.Check = str(O, "check");
+      I.Path = str(O, "file");
+      I.Message = str(O, "message");
+      I.Line = static_cast<unsigned>(
+          std::clamp<int64_t>(O->getInteger("line").value_or(0), 0, UINT32_MAX));
+      const json::Object *FP = O->getObject("fingerprints");
+      I.ContextHash = str(FP, ContextHashKey);
+      I.LineHash = str(FP, LineHashKey);
+      Add(std::move(I), Root);
     }
     return B;
   }
@@ -69,28 +182,32 @@ llvm::Expected<Baseline> Baseline::load(llvm::StringRef Path,
       const json::Object *Res = ResV.getAsObject();
       if (!Res)
         continue;
-      llvm::StringRef Check = Res->getString("ruleId").value_or("");
-      llvm::StringRef Message;
-      if (const json::Object *M = Res->getObject("message"))
-        Message = M->getString("text").value_or("");
       const json::Array *Locs = Res->getArray("locations");
       if (!Locs || Locs->empty() || !(*Locs)[0].getAsObject())
         continue;
       const json::Object *Phys =
           (*Locs)[0].getAsObject()->getObject("physicalLocation");
-      if (!Phys)
+      const json::Object *Art = Phys ? Phys->getObject("artifactLocation") : nullptr;
+      if (!Art)
         continue;
-      const json::Object *Art = Phys->getObject("artifactLocation");
       const json::Object *Region = Phys->getObject("region");
-      if (!Art || !Region)
-        continue;
-      std::string Root = SourceRoot.str();
+      Item I;
+      I.Check = str(Res, "ruleId");
+      I.Message = str(Res->getObject("message"), "text");
+      I.Path = pathFromUri(str(Art, "uri"));
+      I.Line = Region ? static_cast<unsigned>(std::clamp<int64_t>(
+                            Region->getInteger("startLine").value_or(0), 0,
+                            UINT32_MAX))
+                      : 0;
+      const json::Object *FP = Res->getObject("partialFingerprints");
+      I.ContextHash = str(FP, ContextHashKey);
+      I.LineHash = str(FP, LineHashKey);
+      std::string Root;
       if (auto Id = Art->getString("uriBaseId"); Id && Bases)
         if (const json::Object *Base = Bases->getObject(*Id))
           if (auto U = Base->getString("uri"))
             Root = pathFromUri(*U);
-      B.add(Check, Art->getString("uri").value_or(""),
-            Region->getInteger("startLine").value_or(0), Message, Root);
+      Add(std::move(I), Root);
     }
   }
   return B;

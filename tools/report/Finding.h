@@ -44,7 +44,9 @@ struct Entry {
   std::string Op;             ///< runtime operation, if any
   unsigned StaticCount = 0;   ///< 1 when the checks report it (identical reports fold into one)
   unsigned DynamicCount = 0;  ///< runtime records folded (one per execution)
-  bool InBaseline = false;    ///< (check, file, line, message) was in the baseline
+  bool InBaseline = false;    ///< matched a finding of the baseline (Baseline.h)
+  std::string ContextHash;    ///< Fingerprint.h; empty when the source is unreadable
+  std::string LineHash;       ///< Fingerprint.h; empty when the source is unreadable
 
   bool isStatic() const { return StaticCount > 0; }
   bool isDynamic() const { return DynamicCount > 0; }

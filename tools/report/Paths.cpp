@@ -31,8 +31,7 @@ std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root) {
 }
 
 std::string pathFromUri(llvm::StringRef Uri) {
-  if (!Uri.consume_front("file://"))
-    return Uri.str();
+  Uri.consume_front("file://");
   std::string Out;
   for (size_t I = 0; I < Uri.size(); ++I) {
     if (Uri[I] == '%' && I + 2 < Uri.size() && llvm::isHexDigit(Uri[I + 1]) &&

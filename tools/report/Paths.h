@@ -18,8 +18,8 @@ std::string normalisePath(llvm::StringRef Path, llvm::StringRef BaseDir);
 /// Both are expected normalised.
 std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root);
 
-/// Turns a `file://` URI into a path (percent-escapes decoded); other strings
-/// are returned unchanged.
+/// Turns a `file://` URI or a relative URI reference into a path,
+/// percent-escapes decoded.
 std::string pathFromUri(llvm::StringRef Uri);
 
 /// Percent-encodes the characters of \p Path that a URI reference may not

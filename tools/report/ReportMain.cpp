@@ -2,6 +2,7 @@
 // validation logs into one report (text, JSON or SARIF), and gives CI an exit
 // status. See docs/validation.md.
 #include "Baseline.h"
+#include "Fingerprint.h"
 #include "Join.h"
 #include "Paths.h"
 #include "Readers.h"
@@ -48,8 +49,15 @@ cl::opt<std::string> CompileDir(
 cl::alias CompileDirShort("p", cl::desc("Alias for --compile-dir"),
                           cl::aliasopt(CompileDir));
 cl::opt<std::string> SourceRoot(
-    "source-root", cl::desc("write paths under this directory relative to it"),
+    "source-root",
+    cl::desc("write paths under this directory relative to it, and hash "
+             "them for fingerprints (default: the working directory)"),
     cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> AbsolutePaths(
+    "absolute-paths",
+    cl::desc("write every path absolute (file:// URIs in SARIF) instead of "
+             "relative to the source root"),
+    cl::cat(Category));
 cl::opt<Format> OutputFormat(
     "format", cl::desc("output format"), cl::init(Format::Text),
     cl::values(clEnumValN(Format::Text, "text", "a table per group"),
@@ -170,8 +178,13 @@ int main(int argc, char **argv) {
   if (!CompileDir.empty() && !sys::fs::is_directory(BaseDir))
     return fail("--compile-dir '" + CompileDir + "' is not a directory");
   Report R;
-  if (!SourceRoot.empty())
-    R.SourceRoot = normalisePath(SourceRoot, "");
+  if (AbsolutePaths && !SourceRoot.empty())
+    return fail("--absolute-paths and --source-root exclude each other");
+  if (!AbsolutePaths) {
+    R.SourceRoot = normalisePath(SourceRoot.empty() ? std::string(".") : SourceRoot.getValue(), "");
+    if (!sys::fs::is_directory(R.SourceRoot))
+      return fail("--source-root '" + SourceRoot + "' is not a directory");
+  }
   if (DocsDir.getNumOccurrences() && !sys::fs::is_directory(DocsDir))
     return fail("--docs '" + DocsDir + "' is not a directory");
 
@@ -189,14 +202,23 @@ int main(int argc, char **argv) {
     return ExitUsage;
 
   R.Entries = joinFindings(Findings);
+  computeFingerprints(R);
 
   if (!BaselineFile.empty()) {
     Expected<Baseline> B = Baseline::load(BaselineFile, R.SourceRoot);
     if (!B)
       return fail(toString(B.takeError()));
+    if (size_t Old = B->withoutFingerprints())
+      errs() << "tensor-tidy-report: warning: " << Old << " of " << B->size()
+             << " finding(s) in the baseline '" << BaselineFile
+             << "' have no fingerprint (it was written by an older "
+                "tensor-tidy-report, or their sources were not readable); "
+                "those match on file and line only, so if lines moved they "
+                "count as new. Regenerate the baseline with --format=sarif or "
+                "--format=json from the same commit to match findings that "
+                "moved\n";
     R.HasBaseline = true;
-    for (Entry &E : R.Entries)
-      E.InBaseline = B->contains(E);
+    B->mark(R);
   }
 
   std::unique_ptr<raw_fd_ostream> File;

@@ -1,5 +1,6 @@
 // The JSON report: stable field names, read back by --baseline and by
 // scripts (tools/demo, CI).
+#include "Fingerprint.h"
 #include "Writers.h"
 
 #include "llvm/Support/JSON.h"
@@ -40,6 +41,11 @@ void writeJson(llvm::raw_ostream &OS, const Report &R) {
             J.attribute("runtimeMessage", jsonString(E.RuntimeMessage));
             J.attribute("op", jsonString(E.Op));
           }
+          if (!E.ContextHash.empty())
+            J.attributeObject("fingerprints", [&] {
+              J.attribute(ContextHashKey, E.ContextHash);
+              J.attribute(LineHashKey, E.LineHash);
+            });
           if (R.HasBaseline)
             J.attribute("baseline", E.InBaseline ? "unchanged" : "new");
         });

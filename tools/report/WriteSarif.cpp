@@ -1,8 +1,10 @@
 // SARIF 2.1.0 (OASIS): one run of the "tensor-tidy" tool whose rules are the
 // checks that have results, with descriptions from docs/checks. Paths under
-// --source-root are written relative to the SRCROOT base id, which code
-// scanning services map to the repository root.
+// the source root (--source-root, default the working directory) are written
+// relative to the SRCROOT base id, which code scanning services map to the
+// repository root. Fingerprints (Fingerprint.h) are partialFingerprints.
 #include "CheckDocs.h"
+#include "Fingerprint.h"
 #include "Paths.h"
 #include "Writers.h"
 
@@ -99,6 +101,11 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R, llvm::StringRef DocsDir,
                   });
                 });
               });
+              if (!E.ContextHash.empty())
+                J.attributeObject("partialFingerprints", [&] {
+                  J.attribute(ContextHashKey, E.ContextHash);
+                  J.attribute(LineHashKey, E.LineHash);
+                });
               if (R.HasBaseline)
                 J.attribute("baselineState", E.InBaseline ? "unchanged" : "new");
               J.attributeObject("properties", [&] {
