@@ -15,9 +15,26 @@
 namespace clang::tidy {
 namespace tensor {
 
+/// Checks a host enables by default, before any .clang-tidy file or
+/// --checks: tensor-tidy sets "tensor-*" so a first run without
+/// configuration runs them. The plugin leaves it null: loading it into stock
+/// clang-tidy keeps clang-tidy's own defaults, as other modules do.
+// NOLINTNEXTLINE(misc-use-internal-linkage)
+const char *TensorModuleDefaultChecks = nullptr;
+
 /// The `tensor` module: checks for tensor device and dtype bugs.
 class TensorModule : public ClangTidyModule {
 public:
+  /// Merged by ClangTidyOptions::getDefaults() under every configuration
+  /// source, so a .clang-tidy's `Checks: '-*,...'` or --checks still
+  /// decides.
+  ClangTidyOptions getModuleOptions() override {
+    ClangTidyOptions Options;
+    if (TensorModuleDefaultChecks)
+      Options.Checks = TensorModuleDefaultChecks;
+    return Options;
+  }
+
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
     CheckFactories.registerCheck<DiscardedCastCheck>("tensor-discarded-cast");
     CheckFactories.registerCheck<MixedDeviceCheck>("tensor-mixed-device");
