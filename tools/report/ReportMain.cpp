@@ -11,6 +11,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -80,8 +81,11 @@ cl::opt<std::string> BaselineFile(
                          "'unchanged' and do not count for --fail-on"),
     cl::value_desc("file"), cl::cat(Category));
 cl::opt<std::string> DocsDir(
-    "docs", cl::desc("the checks' documentation pages, for SARIF rule help"),
-    cl::value_desc("dir"), cl::init(TT_REPORT_DOCS_DIR), cl::cat(Category));
+    "docs",
+    cl::desc("the checks' documentation pages, for SARIF rule help (default: "
+             "share/tensor-tidy/docs/checks of an installed tool, else the "
+             "source tree it was built from)"),
+    cl::value_desc("dir"), cl::cat(Category));
 
 constexpr int ExitUsage = 2;
 
@@ -127,6 +131,20 @@ bool readInput(StringRef Name, InputKind Kind, StringRef BaseDir,
     break;
   }
   return true;
+}
+
+/// The docs pages an installed report reads (PREFIX/bin/../share/...), else
+/// the source tree's.
+std::string defaultDocsDir(const char *Argv0) {
+  static int Anchor;
+  std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
+  if (!Exe.empty()) {
+    SmallString<256> Installed(sys::path::parent_path(sys::path::parent_path(Exe)));
+    sys::path::append(Installed, "share", "tensor-tidy", "docs", "checks");
+    if (sys::fs::is_directory(Installed))
+      return std::string(Installed);
+  }
+  return TT_REPORT_DOCS_DIR;
 }
 
 bool useColor(ColorMode Color) {
@@ -187,6 +205,8 @@ int main(int argc, char **argv) {
   }
   if (DocsDir.getNumOccurrences() && !sys::fs::is_directory(DocsDir))
     return fail("--docs '" + DocsDir + "' is not a directory");
+  if (!DocsDir.getNumOccurrences())
+    DocsDir = defaultDocsDir(argv[0]);
 
   std::vector<Finding> Findings;
   bool InputsOk = true;
