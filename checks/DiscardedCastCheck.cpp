@@ -65,6 +65,82 @@ bool isInInstantiation(const Decl *D) {
   return false;
 }
 
+// The function template instantiation a local or parameter belongs to.
+const FunctionDecl *instantiatedOwner(const VarDecl *V) {
+  const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
+  return FD && FD->isTemplateInstantiation() ? FD : nullptr;
+}
+
+// The declaration of V in its function's template pattern: the parameter of
+// the same index, or the local declared at the same place.
+const VarDecl *patternOf(const VarDecl *V, const FunctionDecl *Inst) {
+  const FunctionDecl *Pattern = Inst->getTemplateInstantiationPattern();
+  if (!Pattern)
+    return nullptr;
+  if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+    unsigned I = P->getFunctionScopeIndex();
+    return I < Pattern->getNumParams() ? Pattern->getParamDecl(I) : nullptr;
+  }
+  const Stmt *Body = Pattern->getBody();
+  if (!Body)
+    return nullptr;
+  // Locals are few; a walk of the pattern's body finds the one declared at
+  // V's location.
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *PV = dyn_cast<VarDecl>(D);
+            PV && PV->getLocation() == V->getLocation())
+          return PV;
+    if (const auto *FR = dyn_cast<CXXForRangeStmt>(S))
+      if (const VarDecl *LV = FR->getLoopVariable();
+          LV && LV->getLocation() == V->getLocation())
+        return LV;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return nullptr;
+}
+
+// Whether `x = x.to(...)` written once in a template's pattern is right for
+// every instantiation: x is a local or parameter of the function template,
+// declared with a type that is not a bare template parameter (`T x` may be
+// a module for another T, whose `to` moves it in place). An `auto` local
+// and a tensor-typed one qualify.
+bool isPatternLocal(const Expr *Recv) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Recv->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->isLocalVarDeclOrParm())
+    return false;
+  const FunctionDecl *Inst = instantiatedOwner(V);
+  if (!Inst)
+    return false;
+  const VarDecl *P = patternOf(V, Inst);
+  if (!P)
+    return false;
+  QualType T = P->getType().getNonReferenceType();
+  if (T.isConstQualified())
+    return false;
+  return !T->getAs<TemplateTypeParmType>() &&
+         !T->getAs<SubstTemplateTypeParmType>();
+}
+
+// The variable a receiver such as `x` or `batch.data` starts from.
+const VarDecl *rootVariable(const Expr *Recv) {
+  Recv = Recv->IgnoreParenImpCasts();
+  while (const auto *ME = dyn_cast<MemberExpr>(Recv)) {
+    if (ME->isArrow())
+      return nullptr;
+    Recv = ME->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(Recv);
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
 const Decl *namedDecl(const Expr *Recv) {
   Recv = Recv->IgnoreParenImpCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Recv))
@@ -149,10 +225,18 @@ void DiscardedCastCheck::findDiscarded(
       findDiscarded(Cast->getSubExpr(), true, Result);
     return;
   }
-  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E))
-    if (Api.isOutOfPlaceConversion(Call->getMethodDecl()) &&
-        !(CastToVoid && AllowCastToVoid))
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+    if (!Api.isOutOfPlaceConversion(Call->getMethodDecl())) {
+      // Another instantiation of the same template code is something else
+      // (a module's in-place `to`): a fix-it in the pattern would break it.
+      if (const auto *Callee = dyn_cast<MemberExpr>(Call->getCallee()))
+        OtherCalls.insert(
+            Result.SourceManager->getExpansionLoc(Callee->getMemberLoc()));
+      return;
+    }
+    if (!(CastToVoid && AllowCastToVoid))
       report(Call, CastToVoid, Result);
+  }
 }
 
 void DiscardedCastCheck::report(const CXXMemberCallExpr *Call,
@@ -193,29 +277,66 @@ void DiscardedCastCheck::report(const CXXMemberCallExpr *Call,
   }
 
   const Decl *Named = namedDecl(Recv);
-  const bool CanFix = !InMacro && !CastToVoid && !Callee->isArrow() &&
-                      isAssignableName(Recv) && Named &&
-                      !isInInstantiation(Named);
-  {
-    auto Diag = diag(Loc, "result of %0 is discarded; tensor conversions "
-                          "return a new tensor and leave %1 unchanged")
-                << CallText << Object;
-    if (CanFix)
-      Diag << FixItHint::CreateInsertion(Call->getBeginLoc(),
-                                         (RecvText + " = ").str());
-  }
-  if (CanFix)
+  const bool Fixable = !InMacro && !CastToVoid && !Callee->isArrow() &&
+                       isAssignableName(Recv) && Named;
+  Finding F;
+  F.Loc = Loc;
+  F.CallText = CallText;
+  F.Object = Object;
+  F.ConstReceiver = !Callee->isArrow() &&
+                    Recv->IgnoreParenImpCasts()->getType().isConstQualified();
+  F.FixLoc = Call->getBeginLoc();
+  F.FixText = (RecvText + " = ").str();
+  // Written in a template when the receiver, or the object it is a member
+  // of, belongs to an instantiation.
+  const VarDecl *Root = rootVariable(Recv);
+  const bool InTemplate =
+      Fixable && (isInInstantiation(Named) || (Root && isInInstantiation(Root)));
+  if (Fixable && !InTemplate) {
+    F.Fix = true;
+    emit(F);
     return;
-  if (!Callee->isArrow() &&
-      Recv->IgnoreParenImpCasts()->getType().isConstQualified())
-    diag(Loc,
+  }
+  if (!Fixable || !isPatternLocal(Recv)) {
+    emit(F);
+    return;
+  }
+  // The call is in a function template, on a local or parameter of it: one
+  // fix-it in the pattern serves every instantiation, if every one that
+  // reaches this place is a discarded tensor conversion. Decided at the end
+  // of the translation unit, when all instantiations have been seen.
+  F.Fix = true;
+  Deferred.try_emplace(Loc, std::move(F));
+}
+
+void DiscardedCastCheck::emit(const Finding &F) {
+  {
+    auto Diag = diag(F.Loc, "result of %0 is discarded; tensor conversions "
+                            "return a new tensor and leave %1 unchanged")
+                << F.CallText << F.Object;
+    if (F.Fix)
+      Diag << FixItHint::CreateInsertion(F.FixLoc, F.FixText);
+  }
+  if (F.Fix)
+    return;
+  if (F.ConstReceiver)
+    diag(F.Loc,
          "%0 is const; assign the result to a new variable to keep the "
          "converted tensor",
          DiagnosticIDs::Note)
-        << Object;
+        << F.Object;
   else
-    diag(Loc, "assign the result to keep the converted tensor",
+    diag(F.Loc, "assign the result to keep the converted tensor",
          DiagnosticIDs::Note);
+}
+
+void DiscardedCastCheck::onEndOfTranslationUnit() {
+  for (auto &[Loc, F] : Deferred) {
+    F.Fix = !OtherCalls.contains(Loc);
+    emit(F);
+  }
+  Deferred.clear();
+  OtherCalls.clear();
 }
 
 } // namespace clang::tidy::tensor

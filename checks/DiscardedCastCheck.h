@@ -16,6 +16,7 @@
 
 #include "TensorCheck.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace clang::tidy::tensor {
 
@@ -26,7 +27,10 @@ namespace clang::tidy::tensor {
 /// (with AllowCastToVoid=false) cast to void. Emits one warning per source
 /// location, also for calls in templates that resolve to tensors only in
 /// their instantiations, and offers `x = x.to(...)` when `x` is a named,
-/// modifiable tensor outside macros and dependent code.
+/// modifiable tensor outside macros. In a function template the fix-it is
+/// written once in the pattern, when `x` is a local or parameter whose
+/// declared type is not a bare template parameter and every instantiation
+/// of the call in the translation unit is a discarded tensor conversion.
 ///
 /// Options: AllowCastToVoid (default true) plus the ApiModel options.
 /// For the user-facing documentation see docs/checks/tensor-discarded-cast.md.
@@ -39,9 +43,22 @@ public:
   void onStartOfTranslationUnit() override {
     Reported.clear();
     ValueStatements.clear();
+    Deferred.clear();
+    OtherCalls.clear();
   }
+  void onEndOfTranslationUnit() override;
 
 private:
+  /// One warning, as emitted.
+  struct Finding {
+    SourceLocation Loc;
+    std::string CallText, Object;
+    bool ConstReceiver = false;
+    bool Fix = false;
+    SourceLocation FixLoc;
+    std::string FixText;
+  };
+  void emit(const Finding &F);
   void findDiscarded(const Expr *E, bool CastToVoid,
                      const ast_matchers::MatchFinder::MatchResult &Result);
   void report(const CXXMemberCallExpr *Call, bool CastToVoid,
@@ -53,6 +70,12 @@ private:
   llvm::DenseSet<SourceLocation> Reported;
   // Last statements of GNU statement expressions: their value is used.
   llvm::DenseSet<const Stmt *> ValueStatements;
+  // Findings in function templates whose fix-it waits for every
+  // instantiation, in the order found.
+  llvm::MapVector<SourceLocation, Finding> Deferred;
+  // Places where some instantiation calls something other than a tensor
+  // conversion in statement position.
+  llvm::DenseSet<SourceLocation> OtherCalls;
 };
 
 } // namespace clang::tidy::tensor
