@@ -18,7 +18,8 @@ namespace clang::tidy::tensor {
 class TensorCheck : public ClangTidyCheck {
 public:
   TensorCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context), Api(Options), CheckName(Name) {}
+      : ClangTidyCheck(Name, Context), Api(Options), TidyContext(Context),
+        CheckName(Name) {}
 
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
@@ -38,9 +39,16 @@ protected:
     Options.store(Opts, LocalName, Value ? "true" : "false");
   }
 
+  /// Whether another check runs on the current file (its finding may own a
+  /// fix-it this one would otherwise offer too).
+  bool isCheckEnabled(StringRef Name) const {
+    return TidyContext->isCheckEnabled(Name);
+  }
+
   const ApiModel Api;
 
 private:
+  ClangTidyContext *TidyContext;
   const std::string CheckName;
 };
 

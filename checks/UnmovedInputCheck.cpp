@@ -59,6 +59,86 @@ bool needsParens(const Expr *E) {
   return !isa<DeclRefExpr, MemberExpr, CallExpr, ParenExpr>(E);
 }
 
+// A device, or a TensorOptions implicitly made from one (`x.to(device)`
+// calls to(TensorOptions) through its converting constructor).
+bool isDeviceArgument(const Expr *A, const ApiModel &Api) {
+  while (A) {
+    A = A->IgnoreImplicit();
+    QualType T = A->getType().getNonReferenceType();
+    if (const auto *RD = T->getAsCXXRecordDecl(); RD && Api.isDeviceClass(RD))
+      return true;
+    if (const auto *ET = T->getAs<EnumType>())
+      return Api.isDeviceTypeEnum(ET->getDecl());
+    const auto *CE = dyn_cast<CXXConstructExpr>(A);
+    if (!CE || isa<CXXTemporaryObjectExpr>(CE) || CE->getNumArgs() != 1)
+      return false;
+    A = CE->getArg(0);
+  }
+  return false;
+}
+
+// A device move of the variable \p VD that tensor-discarded-cast reports
+// with its fix-it (`x = x.to(device)`): a statement `x.to(<device>)` or
+// `x.cuda()` on a local or parameter, outside macros, before \p Call in the
+// function, and the last write-like use of x before it (no assignment to x
+// in between). Fixing it moves the input, so that finding owns the fix.
+const CXXMemberCallExpr *discardedMoveOf(const VarDecl *VD, const Expr *Call,
+                                         const FunctionDecl *Fn,
+                                         const ApiModel &Api,
+                                         const SourceManager &SM) {
+  if (!Fn || !Fn->getBody() || Fn->isTemplateInstantiation() ||
+      VD->getType().isConstQualified())
+    return nullptr;
+  auto IsVD = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == VD;
+  };
+  auto Before = [&](SourceLocation A, SourceLocation B) {
+    return SM.isBeforeInTranslationUnit(A, B);
+  };
+  const CXXMemberCallExpr *Found = nullptr;
+  SourceLocation LastAssign;
+  llvm::SmallVector<const Stmt *, 64> Work{Fn->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *Child : CS->body()) {
+        const auto *E = dyn_cast<Expr>(Child);
+        const auto *MC =
+            E ? dyn_cast<CXXMemberCallExpr>(E->IgnoreImplicit()) : nullptr;
+        if (!MC || !Before(MC->getBeginLoc(), Call->getBeginLoc()) ||
+            MC->getBeginLoc().isMacroID() ||
+            !Api.isOutOfPlaceConversion(MC->getMethodDecl()) ||
+            !IsVD(MC->getImplicitObjectArgument()))
+          continue;
+        StringRef Name = MC->getMethodDecl()->getName();
+        bool MovesDevice = Name == "cuda" ||
+                           llvm::any_of(MC->arguments(), [&](const Expr *A) {
+                             return isDeviceArgument(A, Api);
+                           });
+        if (MovesDevice && (!Found || Before(Found->getBeginLoc(), MC->getBeginLoc())))
+          Found = MC;
+      }
+    }
+    const Expr *LHS = nullptr;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+      LHS = BO->getLHS();
+    else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+             OC && OC->isAssignmentOp())
+      LHS = OC->getArg(0);
+    if (LHS && IsVD(LHS) && Before(S->getBeginLoc(), Call->getBeginLoc()) &&
+        (LastAssign.isInvalid() || Before(LastAssign, S->getBeginLoc())))
+      LastAssign = S->getBeginLoc();
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  if (Found && LastAssign.isValid() && Before(Found->getBeginLoc(), LastAssign))
+    return nullptr;
+  return Found;
+}
+
 } // namespace
 
 bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
@@ -79,6 +159,17 @@ bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
   const std::string Module = moduleName(S.ModuleExpr, Ctx);
+  // One bug, one fix-it: when the input stayed behind because its own move
+  // was discarded, tensor-discarded-cast's fix moves it.
+  const CXXMemberCallExpr *OwnedBy = nullptr;
+  const Expr *Named = Written->IgnoreImplicit();
+  if (const auto *Copy = dyn_cast<CXXConstructExpr>(Named);
+      Copy && Copy->getNumArgs() == 1)
+    Named = Copy->getArg(0)->IgnoreImplicit();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Named->IgnoreParens()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->isLocalVarDeclOrParm() && isCheckEnabled("tensor-discarded-cast"))
+      OwnedBy = discardedMoveOf(VD, S.Call, S.Function, Api, SM);
   {
     auto D = diag(SM.getExpansionLoc(In.E->getBeginLoc()),
                   "input %0 is on %1 but %2 is on %3")
@@ -87,7 +178,8 @@ bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
     const Expr *Dev = S.Module.MoveDeviceArg;
     SourceRange R = Written->getSourceRange();
     // Only a tensor can take .to(device): not a vector of inputs.
-    if (Dev && Api.isTensorValueType(Written->getType().getUnqualifiedType()) && !R.getBegin().isMacroID() &&
+    if (Dev && !OwnedBy &&
+        Api.isTensorValueType(Written->getType().getUnqualifiedType()) && !R.getBegin().isMacroID() &&
         !R.getEnd().isMacroID() &&
         !Dev->getBeginLoc().isMacroID() &&
         usableAnywhereInFunction(Dev, S.Call, S.Function, Ctx)) {
@@ -105,6 +197,12 @@ bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
       }
     }
   }
+  if (OwnedBy)
+    diag(SM.getExpansionLoc(OwnedBy->getExprLoc()),
+         "the fix-it of tensor-discarded-cast here, which assigns the "
+         "result of this move, also moves %0",
+         DiagnosticIDs::Note)
+        << nameOf(In.E, Ctx);
   noteDeviceOrigin(In, Ctx);
   noteModuleDevice(S.ModuleExpr, S.Module, Ctx);
   return true;
