@@ -8,6 +8,7 @@
 #include "ClangTidyModule.h"
 #include "ClangTidyModuleRegistry.h"
 #include "DiscardedCastCheck.h"
+#include "DiscardedResultCheck.h"
 #include "MixedDeviceCheck.h"
 #include "MixedDtypeCheck.h"
 #include "UnmovedInputCheck.h"
@@ -37,6 +38,8 @@ public:
 
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
     CheckFactories.registerCheck<DiscardedCastCheck>("tensor-discarded-cast");
+    CheckFactories.registerCheck<DiscardedResultCheck>(
+        "tensor-discarded-result");
     CheckFactories.registerCheck<MixedDeviceCheck>("tensor-mixed-device");
     CheckFactories.registerCheck<MixedDtypeCheck>("tensor-mixed-dtype");
     CheckFactories.registerCheck<UnmovedInputCheck>("tensor-unmoved-input");

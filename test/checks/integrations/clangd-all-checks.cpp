@@ -3,7 +3,7 @@
 // One editor session: tensor-clangd over a real LSP session on stdio
 // (lsp_client.py: initialize, didOpen, publishDiagnostics, then
 // textDocument/codeAction per diagnostic, whose quick-fix edits are applied
-// and checked by CHECK-FIXES) on a file with a bug of each of the four
+// and checked by CHECK-FIXES) on a file with a bug of each of the five
 // checks, all enabled together as a user's .clang-tidy would.
 
 #include <torch/torch.h>
@@ -17,6 +17,12 @@ void discarded(torch::Tensor x, torch::Device device) {
   x.to(device);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: result of 'x.to(...)' is discarded; tensor conversions return a new tensor and leave 'x' unchanged [tensor-discarded-cast]
   // CHECK-FIXES: {{^}}  x = x.to(device);{{$}}
+}
+
+void discarded_result(torch::Tensor x) {
+  x.relu();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: result of 'x.relu(...)' is discarded; 'relu' returns a new tensor and leaves 'x' unchanged [tensor-discarded-result]
+  // CHECK-FIXES: {{^}}  x.relu_();{{$}}
 }
 
 torch::Tensor mixed_device(torch::Device device) {

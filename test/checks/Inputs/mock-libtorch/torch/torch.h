@@ -135,6 +135,19 @@ public:
   Tensor reshape(IntArrayRef size) const;
   Tensor eq(const Tensor &other) const;
   Tensor relu() const;
+  Tensor &relu_() const;
+  Tensor &sub_(const Tensor &other) const;
+  Tensor clamp(const Scalar &min, const Scalar &max) const;
+  Tensor &clamp_(const Scalar &min, const Scalar &max) const;
+  Tensor squeeze(int64_t dim) const;
+  Tensor &squeeze_(int64_t dim) const;
+  Tensor t() const;
+  Tensor &t_() const;
+  Tensor masked_fill(const Tensor &mask, const Scalar &value) const;
+  Tensor &masked_fill_(const Tensor &mask, const Scalar &value) const;
+  Tensor softmax(int64_t dim) const;
+  Tensor &set_requires_grad(bool requires_grad);
+  const Tensor &grad() const;
   void backward() const;
 };
 

@@ -1,0 +1,329 @@
+//===--- DiscardedCallCheck.cpp - discarded results of tensor calls ------===//
+
+#include "DiscardedCallCheck.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::tensor {
+namespace {
+
+// Nodes that carry a value unchanged: temporaries' bookkeeping, parens,
+// no-op implicit conversions.
+const Expr *skipTransparent(const Expr *E) {
+  while (true) {
+    if (const auto *FE = dyn_cast<FullExpr>(E))
+      E = FE->getSubExpr();
+    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BT->getSubExpr();
+    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MT->getSubExpr();
+    else if (const auto *P = dyn_cast<ParenExpr>(E))
+      E = P->getSubExpr();
+    else if (const auto *IC = dyn_cast<ImplicitCastExpr>(E))
+      E = IC->getSubExpr();
+    else
+      return E;
+  }
+}
+
+// A receiver that `x = x.to(...)` may assign to: a non-const variable or
+// data member named directly (x, this->x, obj.x).
+bool isAssignableName(const Expr *Recv) {
+  Recv = Recv->IgnoreParenImpCasts();
+  if (!Recv->isLValue() || Recv->getType().isConstQualified())
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Recv))
+    return isa<VarDecl>(DRE->getDecl());
+  if (const auto *ME = dyn_cast<MemberExpr>(Recv)) {
+    const Expr *Base = ME->getBase()->IgnoreImpCasts();
+    if (!isa<FieldDecl>(ME->getMemberDecl()))
+      return false;
+    if (isa<CXXThisExpr>(Base))
+      return true;
+    return !ME->isArrow() && isAssignableName(Base);
+  }
+  return false;
+}
+
+// Is D inside a template instantiation? Then the code the user wrote may be
+// dependent, and rewriting it could break other instantiations.
+bool isInInstantiation(const Decl *D) {
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent()) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(DC)) {
+      if (FD->isTemplateInstantiation())
+        return true;
+    } else if (const auto *RD = dyn_cast<CXXRecordDecl>(DC)) {
+      if (RD->getTemplateSpecializationKind() != TSK_Undeclared)
+        return true;
+    }
+  }
+  return false;
+}
+
+// The function template instantiation a local or parameter belongs to.
+const FunctionDecl *instantiatedOwner(const VarDecl *V) {
+  const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
+  return FD && FD->isTemplateInstantiation() ? FD : nullptr;
+}
+
+// The declaration of V in its function's template pattern: the parameter of
+// the same index, or the local declared at the same place.
+const VarDecl *patternOf(const VarDecl *V, const FunctionDecl *Inst) {
+  const FunctionDecl *Pattern = Inst->getTemplateInstantiationPattern();
+  if (!Pattern)
+    return nullptr;
+  if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+    unsigned I = P->getFunctionScopeIndex();
+    return I < Pattern->getNumParams() ? Pattern->getParamDecl(I) : nullptr;
+  }
+  const Stmt *Body = Pattern->getBody();
+  if (!Body)
+    return nullptr;
+  // Locals are few; a walk of the pattern's body finds the one declared at
+  // V's location.
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *PV = dyn_cast<VarDecl>(D);
+            PV && PV->getLocation() == V->getLocation())
+          return PV;
+    if (const auto *FR = dyn_cast<CXXForRangeStmt>(S))
+      if (const VarDecl *LV = FR->getLoopVariable();
+          LV && LV->getLocation() == V->getLocation())
+        return LV;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return nullptr;
+}
+
+// Whether `x = x.to(...)` written once in a template's pattern is right for
+// every instantiation: x is a local or parameter of the function template,
+// declared with a type that is not a bare template parameter (`T x` may be
+// a module for another T, whose `to` moves it in place). An `auto` local
+// and a tensor-typed one qualify.
+bool isPatternLocal(const Expr *Recv) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Recv->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->isLocalVarDeclOrParm())
+    return false;
+  const FunctionDecl *Inst = instantiatedOwner(V);
+  if (!Inst)
+    return false;
+  const VarDecl *P = patternOf(V, Inst);
+  if (!P)
+    return false;
+  QualType T = P->getType().getNonReferenceType();
+  if (T.isConstQualified())
+    return false;
+  return !T->getAs<TemplateTypeParmType>() &&
+         !T->getAs<SubstTemplateTypeParmType>();
+}
+
+// The variable a receiver such as `x` or `batch.data` starts from.
+const VarDecl *rootVariable(const Expr *Recv) {
+  Recv = Recv->IgnoreParenImpCasts();
+  while (const auto *ME = dyn_cast<MemberExpr>(Recv)) {
+    if (ME->isArrow())
+      return nullptr;
+    Recv = ME->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(Recv);
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+const Decl *namedDecl(const Expr *Recv) {
+  Recv = Recv->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Recv))
+    return DRE->getDecl();
+  if (const auto *ME = dyn_cast<MemberExpr>(Recv))
+    return ME->getMemberDecl();
+  return nullptr;
+}
+
+StringRef textOf(SourceRange R, const SourceManager &SM,
+                 const LangOptions &LO) {
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, LO);
+}
+
+} // namespace
+
+DiscardedCallCheck::DiscardedCallCheck(StringRef Name, ClangTidyContext *Context)
+    : TensorCheck(Name, Context),
+      AllowCastToVoid(boolOption("AllowCastToVoid", true)) {}
+
+void DiscardedCallCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  storeBool(Opts, "AllowCastToVoid", AllowCastToVoid);
+  TensorCheck::storeOptions(Opts);
+}
+
+void DiscardedCallCheck::onStartOfTranslationUnit() {
+  Reported.clear();
+  ValueStatements.clear();
+  Deferred.clear();
+  OtherCalls.clear();
+}
+
+// The matchers find expressions in statement position, top-down; the
+// callback then looks inside them for conversions. Walking up from each
+// conversion instead would build clang's parent map for the whole TU, which
+// costs seconds on a TU that includes <torch/torch.h>.
+void DiscardedCallCheck::registerMatchers(MatchFinder *Finder) {
+  auto S = expr().bind("stmt");
+  auto User = unless(isExpansionInSystemHeader());
+  Finder->addMatcher(compoundStmt(User, forEach(S)), this);
+  Finder->addMatcher(ifStmt(User, eachOf(hasThen(S), hasElse(S))), this);
+  Finder->addMatcher(
+      forStmt(User, eachOf(hasLoopInit(S), hasIncrement(S), hasBody(S))),
+      this);
+  Finder->addMatcher(whileStmt(User, hasBody(S)), this);
+  Finder->addMatcher(doStmt(User, hasBody(S)), this);
+  Finder->addMatcher(cxxForRangeStmt(User, hasBody(S)), this);
+  Finder->addMatcher(switchCase(User, forEach(S)), this);
+  Finder->addMatcher(labelStmt(User, forEach(S)), this);
+  // The left operand of a comma is discarded wherever the comma is.
+  Finder->addMatcher(binaryOperator(User, hasOperatorName(","), hasLHS(S)),
+                     this);
+  // A statement expression's last statement is its value, not discarded.
+  // This matcher fires before those on its body (matches run pre-order).
+  Finder->addMatcher(stmtExpr(User).bind("stmt-expr"), this);
+}
+
+void DiscardedCallCheck::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *SE = Result.Nodes.getNodeAs<StmtExpr>("stmt-expr")) {
+    if (const Stmt *Last = SE->getSubStmt()->body_back())
+      ValueStatements.insert(Last);
+    return;
+  }
+  const auto *E = Result.Nodes.getNodeAs<Expr>("stmt");
+  if (!E || ValueStatements.contains(E))
+    return;
+  findDiscarded(E, /*CastToVoid=*/false, Result);
+}
+
+// Descends through the parts of E whose value is discarded with E.
+void DiscardedCallCheck::findDiscarded(
+    const Expr *E, bool CastToVoid, const MatchFinder::MatchResult &Result) {
+  E = skipTransparent(E);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isCommaOp()) {
+      findDiscarded(BO->getLHS(), false, Result);
+      findDiscarded(BO->getRHS(), CastToVoid, Result);
+    }
+    return;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    findDiscarded(CO->getTrueExpr(), CastToVoid, Result);
+    findDiscarded(CO->getFalseExpr(), CastToVoid, Result);
+    return;
+  }
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
+    if (Cast->getTypeAsWritten()->isVoidType())
+      findDiscarded(Cast->getSubExpr(), true, Result);
+    return;
+  }
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *MD = Call->getMethodDecl();
+    if (!MD || !reports(MD)) {
+      // Another instantiation of the same template code is something else
+      // (a module's in-place `to`): a fix-it in the pattern would break it.
+      if (const auto *Callee = dyn_cast<MemberExpr>(Call->getCallee()))
+        OtherCalls.insert(
+            Result.SourceManager->getExpansionLoc(Callee->getMemberLoc()));
+      return;
+    }
+    if (!(CastToVoid && AllowCastToVoid))
+      report(Call, CastToVoid, Result);
+  }
+}
+
+void DiscardedCallCheck::report(const CXXMemberCallExpr *Call,
+                                bool CastToVoid,
+                                const MatchFinder::MatchResult &Result) {
+  const auto *Callee = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens());
+  const Expr *Recv = Call->getImplicitObjectArgument();
+  if (!Callee || !Recv)
+    return;
+  const SourceManager &SM = *Result.SourceManager;
+  const LangOptions &LO = Result.Context->getLangOpts();
+  // Inside a macro body the user's code is the expansion site.
+  SourceLocation Loc = SM.getExpansionLoc(Callee->getMemberLoc());
+  // A template's call is seen in the pattern and in every instantiation.
+  if (!Reported.insert(Loc).second)
+    return;
+
+  const bool InMacro =
+      Call->getBeginLoc().isMacroID() || Call->getEndLoc().isMacroID();
+  // In a macro, the receiver may still be spelled by the user as an argument.
+  SourceRange RecvRange = Recv->getSourceRange();
+  if (InMacro)
+    RecvRange = SourceRange(SM.getSpellingLoc(RecvRange.getBegin()),
+                            SM.getSpellingLoc(RecvRange.getEnd()));
+  const auto *This = dyn_cast<CXXThisExpr>(Recv->IgnoreParenImpCasts());
+  StringRef RecvText = This && This->isImplicit()
+                           ? StringRef("this")
+                           : textOf(RecvRange, SM, LO);
+  std::string Method = Callee->getMemberNameInfo().getAsString();
+  std::string Object, CallText;
+  if (RecvText.empty()) {
+    Object = "the tensor";
+    CallText = "'" + Method + "(...)'";
+  } else {
+    Object = (Callee->isArrow() ? "'*" : "'") + RecvText.str() + "'";
+    CallText = "'" + RecvText.str() + (Callee->isArrow() ? "->" : ".") +
+               Method + "(...)'";
+  }
+
+  const Decl *Named = namedDecl(Recv);
+  const bool Fixable = !InMacro && !CastToVoid && !Callee->isArrow() &&
+                       isAssignableName(Recv) && Named;
+  Finding F;
+  F.Call = Call;
+  F.Loc = Loc;
+  F.CallText = CallText;
+  F.Object = Object;
+  F.ConstReceiver = !Callee->isArrow() &&
+                    Recv->IgnoreParenImpCasts()->getType().isConstQualified();
+  F.Method = Method;
+  if (Fixable)
+    F.FixIt = fixFor(Call, Callee, RecvText);
+  // Written in a template when the receiver, or the object it is a member
+  // of, belongs to an instantiation.
+  const VarDecl *Root = rootVariable(Recv);
+  const bool InTemplate =
+      Fixable && (isInInstantiation(Named) || (Root && isInInstantiation(Root)));
+  if (Fixable && !InTemplate) {
+    F.Fix = !F.FixIt.isNull();
+    emit(F);
+    return;
+  }
+  if (!Fixable || !isPatternLocal(Recv)) {
+    emit(F);
+    return;
+  }
+  // The call is in a function template, on a local or parameter of it: one
+  // fix-it in the pattern serves every instantiation, if every one that
+  // reaches this place is a call this check reports. Decided at the end of
+  // the translation unit, when all instantiations have been seen.
+  Deferred.try_emplace(Loc, std::move(F));
+}
+
+void DiscardedCallCheck::onEndOfTranslationUnit() {
+  for (auto &[Loc, F] : Deferred) {
+    F.Fix = !OtherCalls.contains(Loc) && !F.FixIt.isNull();
+    emit(F);
+  }
+  Deferred.clear();
+  OtherCalls.clear();
+}
+
+} // namespace clang::tidy::tensor
