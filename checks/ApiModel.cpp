@@ -391,6 +391,28 @@ ApiModel::FactoryKind ApiModel::factoryKind(const FunctionDecl *FD) const {
   return FactoryKind::None;
 }
 
+int ApiModel::combinedRank(const FunctionDecl *FD, int Dim) const {
+  llvm::StringRef N = FD && FD->getIdentifier() ? FD->getName() : "";
+  if (N == "stack")
+    return Dim >= 0 ? Dim + 1 : -1;
+  if (N == "cat" || N.ends_with("loss") || N == "kl_div" ||
+      N == "cross_entropy" || N.starts_with("binary_cross_entropy"))
+    return -1;
+  return Dim;
+}
+
+bool ApiModel::isLoadFunction(const FunctionDecl *FD) const {
+  return FD && FD->getIdentifier() && FD->getName() == "load" &&
+         isApiFunction(FD);
+}
+
+bool ApiModel::isRebindingMethod(const CXXMethodDecl *MD) const {
+  return MD && MD->getIdentifier() && isTensorClass(MD->getParent()) &&
+         llvm::is_contained({llvm::StringRef("set_"), llvm::StringRef("set_data"),
+                             llvm::StringRef("swap")},
+                            MD->getName());
+}
+
 bool ApiModel::isCombining(const FunctionDecl *FD) const {
   if (!FD)
     return false;

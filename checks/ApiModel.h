@@ -130,6 +130,17 @@ public:
   bool keepsDType(llvm::StringRef Name) const;
   bool keepsRank(llvm::StringRef Name) const;
   bool isReduction(llvm::StringRef Name) const;
+  /// The number of dimensions of a combining function's result, given the
+  /// dimensions \p Dim its tensor arguments agree on (-1: unknown): stack
+  /// adds one; cat and the losses (mse_loss, cross_entropy, kl_div, ...)
+  /// change it in ways the analysis does not follow (-1); others keep it.
+  int combinedRank(const FunctionDecl *FD, int Dim) const;
+  /// torch::load / tt::load: fills its argument from a file, so what the
+  /// analysis knew of it no longer holds.
+  bool isLoadFunction(const FunctionDecl *FD) const;
+  /// A tensor method that makes its object another tensor (set_, set_data,
+  /// swap): the object's device and dtype are those of the argument.
+  bool isRebindingMethod(const CXXMethodDecl *MD) const;
 
   /// Identifies this configuration: checks whose models agree share one
   /// analysis per function.

@@ -731,10 +731,7 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
       Facts.push_back(isTensorExpr(A) ? evalTensor(A) : TensorFact::unknown());
     }
     TensorFact R = combine(Tensors, Facts, Loc);
-    llvm::StringRef N = FD->getIdentifier() ? FD->getName() : "";
-    if (N == "cat" || N == "stack" || N.ends_with("loss") || N == "kl_div" ||
-        N == "cross_entropy" || N.starts_with("binary_cross_entropy"))
-      R.Dim = N == "stack" && R.Dim >= 0 ? R.Dim + 1 : -1;
+    R.Dim = Api.combinedRank(FD, R.Dim);
     return R;
   }
 

@@ -50,8 +50,7 @@ bool isDerefCall(const Expr *E) {
 }
 
 bool keepsArguments(const FunctionDecl *FD, const ApiModel &Api) {
-  return Api.isApiFunction(FD) &&
-         !(FD->getIdentifier() && FD->getName() == "load");
+  return Api.isApiFunction(FD) && !Api.isLoadFunction(FD);
 }
 
 unsigned objectArguments(const CallExpr *CE) {
@@ -281,10 +280,8 @@ public:
     if (!MD)
       return true;
     const Expr *Obj = MCE->getImplicitObjectArgument();
-    bool Rebinds = Api.isTensorClass(MD->getParent()) && MD->getIdentifier() &&
-                   (MD->getName() == "set_" || MD->getName() == "set_data" ||
-                    MD->getName() == "swap");
-    if (Rebinds || Api.isModuleMove(MD) || mayChangeObject(MD, Api))
+    if (Api.isRebindingMethod(MD) || Api.isModuleMove(MD) ||
+        mayChangeObject(MD, Api))
       mark(Obj);
     else
       keep(Obj);
