@@ -257,9 +257,6 @@ void DiscardedCallCheck::report(const CXXMemberCallExpr *Call,
   const LangOptions &LO = Result.Context->getLangOpts();
   // Inside a macro body the user's code is the expansion site.
   SourceLocation Loc = SM.getExpansionLoc(Callee->getMemberLoc());
-  // A template's call is seen in the pattern and in every instantiation.
-  if (!Reported.insert(Loc).second)
-    return;
 
   const bool InMacro =
       Call->getBeginLoc().isMacroID() || Call->getEndLoc().isMacroID();
@@ -301,6 +298,20 @@ void DiscardedCallCheck::report(const CXXMemberCallExpr *Call,
   const VarDecl *Root = rootVariable(Recv);
   const bool InTemplate =
       Fixable && (isInInstantiation(Named) || (Root && isInInstantiation(Root)));
+  // A template's call is seen in the pattern and in every instantiation:
+  // one warning. A later instantiation that could not take the pattern's
+  // fix-it (a const receiver, another class's in-place twin) withdraws it.
+  if (!Reported.insert(Loc).second) {
+    auto It = Deferred.find(Loc);
+    if (It != Deferred.end()) {
+      const FixItHint &Pending = It->second.FixIt;
+      if (!Fixable || !InTemplate || !isPatternLocal(Recv) || F.FixIt.isNull() ||
+          F.FixIt.CodeToInsert != Pending.CodeToInsert ||
+          F.FixIt.RemoveRange.getAsRange() != Pending.RemoveRange.getAsRange())
+        OtherCalls.insert(Loc);
+    }
+    return;
+  }
   if (Fixable && !InTemplate) {
     F.Fix = !F.FixIt.isNull();
     emit(F);

@@ -51,12 +51,27 @@ const CXXMethodDecl *inPlaceTwin(const CXXMethodDecl *MD, unsigned NumArgs) {
 
 } // namespace
 
+DiscardedResultCheck::DiscardedResultCheck(StringRef Name,
+                                           ClangTidyContext *Context)
+    : DiscardedCallCheck(Name, Context) {
+  const auto &Opts = Context->getOptions().CheckOptions;
+  if (auto It = Opts.find("tensor-discarded-cast.ConversionMethods");
+      It != Opts.end()) {
+    SmallVector<StringRef, 8> Names;
+    StringRef(It->getValue().Value).split(Names, ';', -1, false);
+    for (StringRef N : Names)
+      if (!N.trim().empty())
+        CastCheckConversions.push_back(N.trim().str());
+  }
+}
+
 bool DiscardedResultCheck::reports(const CXXMethodDecl *MD) const {
   const IdentifierInfo *Id = MD->getIdentifier();
   return Id && !MD->isStatic() && !Id->getName().ends_with("_") &&
          Api.isTensorClass(MD->getParent()) &&
          Api.isTensorValueType(MD->getReturnType()) &&
-         !Api.isOutOfPlaceConversion(MD);
+         !Api.isOutOfPlaceConversion(MD) &&
+         !llvm::is_contained(CastCheckConversions, Id->getName());
 }
 
 FixItHint DiscardedResultCheck::fixFor(const CXXMemberCallExpr *Call,

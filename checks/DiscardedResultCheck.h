@@ -24,13 +24,18 @@ namespace clang::tidy::tensor {
 /// DiscardedCallCheck. See docs/checks/tensor-discarded-result.md.
 class DiscardedResultCheck : public DiscardedCallCheck {
 public:
-  using DiscardedCallCheck::DiscardedCallCheck;
+  DiscardedResultCheck(StringRef Name, ClangTidyContext *Context);
 
 protected:
   bool reports(const CXXMethodDecl *MD) const override;
   FixItHint fixFor(const CXXMemberCallExpr *Call, const MemberExpr *Callee,
                    StringRef RecvText) const override;
   void emit(const Finding &F) override;
+
+private:
+  // tensor-discarded-cast.ConversionMethods: conversions configured for that
+  // check alone are still its calls, not this check's.
+  std::vector<std::string> CastCheckConversions;
 };
 
 } // namespace clang::tidy::tensor

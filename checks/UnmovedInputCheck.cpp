@@ -77,17 +77,45 @@ bool isDeviceArgument(const Expr *A, const ApiModel &Api) {
   return false;
 }
 
-// A device move of the variable \p VD that tensor-discarded-cast reports
-// with its fix-it (`x = x.to(device)`): a statement `x.to(<device>)` or
-// `x.cuda()` on a local or parameter, outside macros, before \p Call in the
-// function, and the last write-like use of x before it (no assignment to x
-// in between). Fixing it moves the input, so that finding owns the fix.
+// Whether \p Target is \p S or inside it.
+bool contains(const Stmt *S, const Stmt *Target) {
+  if (!S)
+    return false;
+  if (S == Target)
+    return true;
+  for (const Stmt *C : S->children())
+    if (contains(C, Target))
+      return true;
+  return false;
+}
+
+StringRef sourceText(const Expr *E, const SourceManager &SM,
+                     const LangOptions &LO) {
+  return Lexer::getSourceText(
+      CharSourceRange::getTokenRange(E->IgnoreImplicit()->getSourceRange()),
+      SM, LO);
+}
+
+// A move of the variable \p VD to the module's device that
+// tensor-discarded-cast reports with its fix-it (`x = x.to(device)`): a
+// statement `x.to(<the expression the module was moved with>)` on a
+// non-const local or parameter, outside macros, that runs before \p Call
+// whenever the call runs (a statement of a block that encloses the call,
+// before it; not in a branch, a loop the call is not in, or a lambda), with
+// no assignment to x between the two. Fixing it moves the input, so that
+// finding owns the fix.
 const CXXMemberCallExpr *discardedMoveOf(const VarDecl *VD, const Expr *Call,
                                          const FunctionDecl *Fn,
+                                         const Expr *ModuleDevice,
                                          const ApiModel &Api,
-                                         const SourceManager &SM) {
-  if (!Fn || !Fn->getBody() || Fn->isTemplateInstantiation() ||
-      VD->getType().isConstQualified())
+                                         ASTContext &Ctx) {
+  if (!Fn || !Fn->getBody() || !ModuleDevice || Fn->isTemplateInstantiation() ||
+      VD->getType().getNonReferenceType().isConstQualified())
+    return nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  StringRef DeviceText = sourceText(ModuleDevice, SM, LO);
+  if (DeviceText.empty())
     return nullptr;
   auto IsVD = [&](const Expr *E) {
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
@@ -96,46 +124,59 @@ const CXXMemberCallExpr *discardedMoveOf(const VarDecl *VD, const Expr *Call,
   auto Before = [&](SourceLocation A, SourceLocation B) {
     return SM.isBeforeInTranslationUnit(A, B);
   };
+
+  // Down the blocks that enclose the call, the last qualifying move.
   const CXXMemberCallExpr *Found = nullptr;
-  SourceLocation LastAssign;
+  const Stmt *S = Fn->getBody();
+  while (S && S != Call) {
+    const Stmt *Next = nullptr;
+    for (const Stmt *Child : S->children()) {
+      if (!Child)
+        continue;
+      if (contains(Child, Call)) {
+        if (isa<LambdaExpr>(Child))
+          return nullptr; // the call runs whenever the lambda does
+        Next = Child;
+        break;
+      }
+      if (isa<LambdaExpr>(Child))
+        continue;
+      if (!isa<CompoundStmt>(S))
+        continue;
+      const auto *E = dyn_cast<Expr>(Child);
+      const auto *MC =
+          E ? dyn_cast<CXXMemberCallExpr>(E->IgnoreImplicit()) : nullptr;
+      if (!MC || MC->getBeginLoc().isMacroID() ||
+          !Api.isOutOfPlaceConversion(MC->getMethodDecl()) ||
+          !IsVD(MC->getImplicitObjectArgument()) || MC->getNumArgs() == 0 ||
+          !isDeviceArgument(MC->getArg(0), Api) ||
+          sourceText(MC->getArg(0), SM, LO) != DeviceText)
+        continue;
+      Found = MC;
+    }
+    S = Next;
+  }
+  if (!Found)
+    return nullptr;
+
+  // Any assignment to x between the move and the call undoes the fix.
   llvm::SmallVector<const Stmt *, 64> Work{Fn->getBody()};
   while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
+    const Stmt *T = Work.pop_back_val();
+    if (!T)
       continue;
-    if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
-      for (const Stmt *Child : CS->body()) {
-        const auto *E = dyn_cast<Expr>(Child);
-        const auto *MC =
-            E ? dyn_cast<CXXMemberCallExpr>(E->IgnoreImplicit()) : nullptr;
-        if (!MC || !Before(MC->getBeginLoc(), Call->getBeginLoc()) ||
-            MC->getBeginLoc().isMacroID() ||
-            !Api.isOutOfPlaceConversion(MC->getMethodDecl()) ||
-            !IsVD(MC->getImplicitObjectArgument()))
-          continue;
-        StringRef Name = MC->getMethodDecl()->getName();
-        bool MovesDevice = Name == "cuda" ||
-                           llvm::any_of(MC->arguments(), [&](const Expr *A) {
-                             return isDeviceArgument(A, Api);
-                           });
-        if (MovesDevice && (!Found || Before(Found->getBeginLoc(), MC->getBeginLoc())))
-          Found = MC;
-      }
-    }
     const Expr *LHS = nullptr;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    if (const auto *BO = dyn_cast<BinaryOperator>(T); BO && BO->isAssignmentOp())
       LHS = BO->getLHS();
-    else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+    else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(T);
              OC && OC->isAssignmentOp())
       LHS = OC->getArg(0);
-    if (LHS && IsVD(LHS) && Before(S->getBeginLoc(), Call->getBeginLoc()) &&
-        (LastAssign.isInvalid() || Before(LastAssign, S->getBeginLoc())))
-      LastAssign = S->getBeginLoc();
-    for (const Stmt *C : S->children())
+    if (LHS && IsVD(LHS) && Before(Found->getBeginLoc(), T->getBeginLoc()) &&
+        Before(T->getBeginLoc(), Call->getBeginLoc()))
+      return nullptr;
+    for (const Stmt *C : T->children())
       Work.push_back(C);
   }
-  if (Found && LastAssign.isValid() && Before(Found->getBeginLoc(), LastAssign))
-    return nullptr;
   return Found;
 }
 
@@ -169,7 +210,8 @@ bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Named->IgnoreParens()))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
         VD && VD->isLocalVarDeclOrParm() && isCheckEnabled("tensor-discarded-cast"))
-      OwnedBy = discardedMoveOf(VD, S.Call, S.Function, Api, SM);
+      OwnedBy = discardedMoveOf(VD, S.Call, S.Function, S.Module.MoveDeviceArg,
+                                Api, Ctx);
   {
     auto D = diag(SM.getExpansionLoc(In.E->getBeginLoc()),
                   "input %0 is on %1 but %2 is on %3")

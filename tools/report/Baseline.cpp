@@ -42,19 +42,22 @@ std::string join(std::initializer_list<llvm::StringRef> Parts) {
 bool samePath(llvm::StringRef A, llvm::StringRef B) {
   if (A == B)
     return true;
-  bool AbsA = A.starts_with("/"), AbsB = B.starts_with("/");
-  if (AbsA == AbsB)
-    return false;
-  llvm::StringRef Abs = AbsA ? A : B, Rel = AbsA ? B : A;
-  return Abs.size() > Rel.size() && Abs.ends_with(Rel) &&
-         Abs[Abs.size() - Rel.size() - 1] == '/';
+  // The shorter one must be relative, and end the longer at a component
+  // boundary: `src/a.cpp` and `/ci/repo/src/a.cpp`, or `a.cpp` written from
+  // src/ and `src/a.cpp` written from the repository root.
+  llvm::StringRef Long = A.size() > B.size() ? A : B;
+  llvm::StringRef Short = A.size() > B.size() ? B : A;
+  return !Short.starts_with("/") && Long.ends_with(Short) &&
+         Long[Long.size() - Short.size() - 1] == '/';
 }
 
 } // namespace
 
 size_t Baseline::withoutFingerprints() const {
+  // Runtime records without a line never have one; they are not what a
+  // regenerated baseline would change.
   return std::count_if(Items.begin(), Items.end(), [](const Item &I) {
-    return I.ContextHash.empty() && I.LineHash.empty();
+    return I.Line > 0 && I.ContextHash.empty() && I.LineHash.empty();
   });
 }
 
@@ -108,8 +111,18 @@ void Baseline::mark(Report &R) const {
   auto Always = [](const Item &, const Entry &) { return true; };
   Tier([&](const Item &I) { return Hashed(I.Check, I.ContextHash); },
        [&](const Entry &E) { return Hashed(E.Check, E.ContextHash); }, Always);
-  Tier([&](const Item &I) { return Hashed(I.Check, I.LineHash); },
-       [&](const Entry &E) { return Hashed(E.Check, E.LineHash); }, Always);
+  // The line alone only where the earlier report had that line once: with
+  // the same bug in several places, a copy fixed in one place and added in
+  // another would otherwise stay "unchanged".
+  std::map<std::string, unsigned> OldLines;
+  for (const Item &I : Items)
+    ++OldLines[Hashed(I.Check, I.LineHash)];
+  Tier(
+      [&](const Item &I) {
+        std::string K = Hashed(I.Check, I.LineHash);
+        return OldLines[K] == 1 ? K : std::string();
+      },
+      [&](const Entry &E) { return Hashed(E.Check, E.LineHash); }, Always);
   // File:line only where fingerprints cannot decide: a finding whose
   // fingerprints differ from every earlier one changed, even on the same line.
   auto Exact = [](llvm::StringRef Check, unsigned Line, llvm::StringRef Message) {

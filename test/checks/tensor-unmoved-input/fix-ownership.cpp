@@ -72,3 +72,41 @@ void move_after_call(torch::Device device) {
   // CHECK-FIXES: {{^}}  probe = probe.to(device);{{$}}
   (void)out;
 }
+
+// The move does not always run before the call, moves somewhere else, or
+// cannot be fixed: the call keeps its own fix-it.
+void not_owned(torch::Device device, bool warm) {
+  torch::nn::Linear model(784, 10);
+  model->to(device);
+  auto probe = torch::ones({1, 784});
+  if (warm) {
+    probe.to(device);
+    // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: result of 'probe.to(...)' is discarded
+    // CHECK-FIXES: {{^}}    probe = probe.to(device);{{$}}
+  }
+  auto a = model->forward(probe);
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: input 'probe' is on cpu but 'model' is on 'device' [tensor-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE-8]]:16: note: 'probe' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE-10]]:10: note: 'model' was moved to 'device' here
+  // CHECK-FIXES: {{^}}  auto a = model->forward(probe.to(device));{{$}}
+  auto other = torch::ones({1, 784});
+  other.to(torch::kCPU);
+  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: result of 'other.to(...)' is discarded
+  // CHECK-FIXES: {{^}}  other = other.to(torch::kCPU);{{$}}
+  auto b = model->forward(other);
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: input 'other' is on cpu but 'model' is on 'device' [tensor-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE-6]]:16: note: 'other' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE-19]]:10: note: 'model' was moved to 'device' here
+  // CHECK-FIXES: {{^}}  auto b = model->forward(other.to(device));{{$}}
+  (void)a, (void)b;
+}
+
+void const_reference(torch::Device device, const torch::Tensor &images) {
+  torch::nn::Linear model(784, 10);
+  model->to(device);
+  images.to(device);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: result of 'images.to(...)' is discarded
+  // CHECK-MESSAGES: :[[@LINE-2]]:10: note: 'images' is const; assign the result to a new variable to keep the converted tensor
+  auto out = model->forward(images);
+  (void)out;
+}

@@ -127,7 +127,8 @@ def make_user(build, mock, work, libtorch):
 
 def run_script(text, env, cwd, where, failures, counts):
     """Runs `text` with bash; a command exiting 2 or more stops it."""
-    script = ("trap 'rc=$?; if [ $rc -gt 1 ]; then echo \"docs_commands: exit "
+    script = ("set -o pipefail\n"
+              "trap 'rc=$?; if [ $rc -gt 1 ]; then echo \"docs_commands: exit "
               "$rc: $BASH_COMMAND\" >&2; exit $rc; fi' ERR\n" + text + "\n")
     start = time.monotonic()
     res = subprocess.run(["bash", "-c", script], env=env, cwd=cwd,
