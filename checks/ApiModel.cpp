@@ -55,7 +55,13 @@ constexpr llvm::StringLiteral CombiningNames[] = {
     "bmm", "addmm", "linear", "cat", "stack", "dot", "mse_loss", "l1_loss",
     "cross_entropy", "nll_loss", "binary_cross_entropy",
     "binary_cross_entropy_with_logits", "smooth_l1_loss", "kl_div",
-    "add_", "sub_", "mul_", "div_"};
+    "add_", "sub_", "mul_", "div_",
+    // The index or mask must share the tensor's device (ATen's CUDA kernels
+    // check it; `x[idx]` and index_put_ do not, their indices may stay on
+    // the cpu), and the fused products need one device like mm.
+    "masked_fill", "masked_fill_", "index_select", "gather", "scatter",
+    "scatter_", "scatter_add", "scatter_add_", "index_add", "index_add_",
+    "baddbmm", "addbmm", "addmv", "mv"};
 constexpr llvm::StringLiteral MatmulNames[] = {"matmul", "mm", "bmm", "linear"};
 constexpr llvm::StringLiteral ModuleMoveNames[] = {"to", "cuda", "cpu", "half",
                                                    "bfloat16"};
