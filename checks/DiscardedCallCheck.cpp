@@ -257,6 +257,10 @@ void DiscardedCallCheck::report(const CXXMemberCallExpr *Call,
   const LangOptions &LO = Result.Context->getLangOpts();
   // Inside a macro body the user's code is the expansion site.
   SourceLocation Loc = SM.getExpansionLoc(Callee->getMemberLoc());
+  // A place already reported needs nothing more from a later instantiation,
+  // unless its fix-it still waits on every instantiation (below).
+  if (Reported.contains(Loc) && !Deferred.count(Loc))
+    return;
 
   const bool InMacro =
       Call->getBeginLoc().isMacroID() || Call->getEndLoc().isMacroID();

@@ -225,9 +225,7 @@ bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
         !R.getEnd().isMacroID() &&
         !Dev->getBeginLoc().isMacroID() &&
         usableAnywhereInFunction(Dev, S.Call, S.Function, Ctx)) {
-      StringRef DevText = Lexer::getSourceText(
-          CharSourceRange::getTokenRange(Dev->getSourceRange()), SM,
-          Ctx.getLangOpts());
+      StringRef DevText = sourceText(Dev, SM, Ctx.getLangOpts());
       SourceLocation End =
           Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts());
       if (!DevText.empty() && End.isValid()) {

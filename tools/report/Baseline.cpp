@@ -37,8 +37,9 @@ std::string join(std::initializer_list<llvm::StringRef> Parts) {
 }
 
 /// Whether two paths, each relative to its report's source root or
-/// absolute, name the same file: equal, or the absolute one ends in the
-/// relative one (a report written with another source root, or none).
+/// absolute, name the same file: equal, or the longer one ends in the
+/// shorter, relative one (a report written with another source root, or
+/// none).
 bool samePath(llvm::StringRef A, llvm::StringRef B) {
   if (A == B)
     return true;
