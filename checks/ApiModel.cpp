@@ -61,7 +61,7 @@ constexpr llvm::StringLiteral CombiningNames[] = {
     // the cpu), and the fused products need one device like mm.
     "masked_fill", "masked_fill_", "index_select", "gather", "scatter",
     "scatter_", "scatter_add", "scatter_add_", "index_add", "index_add_",
-    "baddbmm", "addbmm", "addmv", "mv"};
+    "baddbmm", "addbmm", "addmv", "mv", "einsum"};
 constexpr llvm::StringLiteral MatmulNames[] = {"matmul", "mm", "bmm", "linear"};
 constexpr llvm::StringLiteral ModuleMoveNames[] = {"to", "cuda", "cpu", "half",
                                                    "bfloat16"};
@@ -86,7 +86,10 @@ constexpr llvm::StringLiteral ElementwiseNames[] = {
 // dimensions without being element-wise (a permutation, a copy).
 constexpr llvm::StringLiteral RankKeepingNames[] = {
     "permute", "transpose", "contiguous", "clone", "detach", "flip",
-    "narrow", "index_select", "roll"};
+    "narrow", "index_select", "roll", "slice", "t", "pin_memory"};
+constexpr llvm::StringLiteral ValuesAndIndicesNames[] = {
+    "max", "min", "sort", "topk", "kthvalue", "median", "nanmedian", "mode",
+    "cummax", "cummin"};
 constexpr llvm::StringLiteral ReductionNames[] = {"sum", "mean", "max",
                                                   "min", "prod", "norm"};
 
@@ -174,16 +177,21 @@ bool sameOrDerivedFromListed(const CXXRecordDecl *RD,
 } // namespace
 
 ApiModel::ApiModel(const ClangTidyCheck::OptionsView &Options)
-    : ExtraTensorClasses(parseList(Options.getLocalOrGlobal("TensorClasses", ""))),
-      ExtraModuleClasses(parseList(Options.getLocalOrGlobal("ModuleClasses", ""))),
-      ExtraConversionMethods(
-          parseList(Options.getLocalOrGlobal("ConversionMethods", ""))),
+    : ApiModel([&](llvm::StringRef Name) {
+        return Options.getLocalOrGlobal(Name, "").str();
+      }) {}
+
+ApiModel::ApiModel() : ApiModel([](llvm::StringRef) { return std::string(); }) {}
+
+ApiModel::ApiModel(llvm::function_ref<std::string(llvm::StringRef)> Get)
+    : ExtraTensorClasses(parseList(Get("TensorClasses"))),
+      ExtraModuleClasses(parseList(Get("ModuleClasses"))),
+      ExtraConversionMethods(parseList(Get("ConversionMethods"))),
       TensorClasses(concat(BuiltinTensorClasses, ExtraTensorClasses)),
       ModuleClasses(concat(BuiltinModuleClasses, ExtraModuleClasses)),
       ConversionMethods(concat(BuiltinConversionMethods, ExtraConversionMethods)),
-      ExtraCombiningFunctions(
-          parseList(Options.getLocalOrGlobal("CombiningFunctions", ""))),
-      ExtraBatchClasses(parseList(Options.getLocalOrGlobal("BatchClasses", ""))),
+      ExtraCombiningFunctions(parseList(Get("CombiningFunctions"))),
+      ExtraBatchClasses(parseList(Get("BatchClasses"))),
       BatchClasses(concat(BuiltinBatchClasses, ExtraBatchClasses)) {
   for (const auto *List : {&TensorClasses, &ModuleClasses, &ConversionMethods,
                            &ExtraCombiningFunctions, &BatchClasses})
@@ -336,6 +344,14 @@ bool ApiModel::isParameterizedBuiltinModule(const CXXRecordDecl *RD) const {
          listed(ParameterizedModules, RD->getName());
 }
 
+bool ApiModel::isLossModule(const CXXRecordDecl *RD) const {
+  if (!isBuiltinModule(RD) || !RD->getIdentifier())
+    return false;
+  llvm::StringRef N = RD->getName();
+  N.consume_back("Impl");
+  return N.ends_with("Loss") && N != "CTCLoss";
+}
+
 bool ApiModel::isBatchClass(const CXXRecordDecl *RD) const {
   return RD && nameListed(RD, BatchClasses);
 }
@@ -360,6 +376,9 @@ bool ApiModel::keepsDType(llvm::StringRef Name) const {
 }
 bool ApiModel::keepsRank(llvm::StringRef Name) const {
   return listed(ElementwiseNames, Name) || listed(RankKeepingNames, Name);
+}
+bool ApiModel::returnsValuesAndIndices(llvm::StringRef Name) const {
+  return listed(ValuesAndIndicesNames, Name);
 }
 bool ApiModel::isReduction(llvm::StringRef Name) const {
   return listed(ReductionNames, Name);
@@ -399,9 +418,13 @@ ApiModel::FactoryKind ApiModel::factoryKind(const FunctionDecl *FD) const {
 
 int ApiModel::combinedRank(const FunctionDecl *FD, int Dim) const {
   llvm::StringRef N = FD && FD->getIdentifier() ? FD->getName() : "";
+  // stack adds a dimension; cat keeps its inputs' (0-dim inputs throw).
+  // Either way the result has at least one.
   if (N == "stack")
-    return Dim >= 0 ? Dim + 1 : -1;
-  if (N == "cat" || N.ends_with("loss") || N == "kl_div" ||
+    return Dim >= 0 ? Dim + 1 : -2;
+  if (N == "cat")
+    return Dim >= 1 ? Dim : -2;
+  if (N.ends_with("loss") || N == "kl_div" ||
       N == "cross_entropy" || N.starts_with("binary_cross_entropy"))
     return -1;
   return Dim;

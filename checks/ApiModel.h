@@ -39,6 +39,9 @@ namespace clang::tidy::tensor {
 class ApiModel {
 public:
   explicit ApiModel(const ClangTidyCheck::OptionsView &Options);
+  /// The built-in model alone, as with no options set (the analysis' unit
+  /// tests use it).
+  ApiModel();
 
   /// Writes the user-supplied extensions back, so --dump-config shows them.
   void storeOptions(const ClangTidyCheck::OptionsView &Options,
@@ -86,6 +89,10 @@ public:
   /// starts on the cpu in float32. Losses, activations and other layers
   /// without parameters run wherever their input is.
   bool isParameterizedBuiltinModule(const CXXRecordDecl *RD) const;
+  /// A built-in loss module (torch::nn::NLLLoss, MSELoss, ...): its inputs
+  /// must share a device, as for the functional losses. CTCLoss is not one:
+  /// its lengths may stay on the cpu.
+  bool isLossModule(const CXXRecordDecl *RD) const;
   /// torch::data::Example and other batches with cpu `data`/`target`.
   bool isBatchClass(const CXXRecordDecl *RD) const;
   /// A data loader whose iteration yields batches on the cpu:
@@ -130,10 +137,15 @@ public:
   bool keepsDType(llvm::StringRef Name) const;
   bool keepsRank(llvm::StringRef Name) const;
   bool isReduction(llvm::StringRef Name) const;
+  /// Ops that return a (values, indices) tuple when given a dim: max, min,
+  /// sort, topk, kthvalue, median, mode, cummax, cummin. The values keep
+  /// the tensor's dtype; the indices are int64.
+  bool returnsValuesAndIndices(llvm::StringRef Name) const;
   /// The number of dimensions of a combining function's result, given the
-  /// dimensions \p Dim its tensor arguments agree on (-1: unknown): stack
-  /// adds one; cat and the losses (mse_loss, cross_entropy, kl_div, ...)
-  /// change it in ways the analysis does not follow (-1); others keep it.
+  /// dimensions \p Dim its tensor arguments agree on (-1: unknown, -2: at
+  /// least one): stack adds one and cat keeps it, and both give at least
+  /// one; the losses (mse_loss, cross_entropy, kl_div, ...) reduce in ways
+  /// the analysis does not follow (-1); others keep it.
   int combinedRank(const FunctionDecl *FD, int Dim) const;
   /// torch::load / tt::load: fills its argument from a file, so what the
   /// analysis knew of it no longer holds.
@@ -158,6 +170,9 @@ private:
   std::vector<std::string> ExtraBatchClasses;
   std::vector<std::string> BatchClasses;
   std::string Key;
+
+  /// Reads each option through \p Get (its value, or "" when unset).
+  explicit ApiModel(llvm::function_ref<std::string(llvm::StringRef)> Get);
 };
 
 } // namespace clang::tidy::tensor

@@ -1,6 +1,7 @@
 //===--- DiscardedCallCheck.cpp - discarded results of tensor calls ------===//
 
 #include "DiscardedCallCheck.h"
+#include "analysis/Exprs.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -11,25 +12,6 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::tensor {
 namespace {
-
-// Nodes that carry a value unchanged: temporaries' bookkeeping, parens,
-// no-op implicit conversions.
-const Expr *skipTransparent(const Expr *E) {
-  while (true) {
-    if (const auto *FE = dyn_cast<FullExpr>(E))
-      E = FE->getSubExpr();
-    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = BT->getSubExpr();
-    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = MT->getSubExpr();
-    else if (const auto *P = dyn_cast<ParenExpr>(E))
-      E = P->getSubExpr();
-    else if (const auto *IC = dyn_cast<ImplicitCastExpr>(E))
-      E = IC->getSubExpr();
-    else
-      return E;
-  }
-}
 
 // A receiver that `x = x.to(...)` may assign to: a non-const variable or
 // data member named directly (x, this->x, obj.x).
@@ -213,7 +195,7 @@ void DiscardedCallCheck::check(const MatchFinder::MatchResult &Result) {
 // Descends through the parts of E whose value is discarded with E.
 void DiscardedCallCheck::findDiscarded(
     const Expr *E, bool CastToVoid, const MatchFinder::MatchResult &Result) {
-  E = skipTransparent(E);
+  E = analysis::ignoreTransparent(E);
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isCommaOp()) {
       findDiscarded(BO->getLHS(), false, Result);

@@ -1,6 +1,7 @@
 //===--- SiteCheck.cpp - Base of the checks that judge analysis sites -----===//
 
 #include "SiteCheck.h"
+#include "analysis/Exprs.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -178,19 +179,8 @@ void SiteCheck::judgeCall(const FollowedCall &Call, ASTContext &Ctx,
   Chain.pop_back();
 }
 
-const Expr *SiteCheck::writtenForm(const Expr *E) {
-  while (true) {
-    E = E->IgnoreImplicit();
-    const auto *CE = dyn_cast<CXXConstructExpr>(E);
-    if (!CE || CE->getNumArgs() != 1 ||
-        !CE->getConstructor()->isCopyOrMoveConstructor())
-      return E;
-    E = CE->getArg(0);
-  }
-}
-
 std::string SiteCheck::nameOf(const Expr *E, ASTContext &Ctx) const {
-  E = writtenForm(E);
+  E = analysis::writtenForm(E);
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
   if (R.getBegin().isMacroID() || R.getEnd().isMacroID())

@@ -41,9 +41,6 @@ protected:
                         ASTContext &Ctx);
   void noteModuleType(const Expr *Module, const ModuleFact &M,
                       ASTContext &Ctx);
-  /// E without the implicit nodes around it: conversions, temporaries and
-  /// the copy into a by-value parameter.
-  static const Expr *writtenForm(const Expr *E);
   /// The callee as users name it: 'operator+', 'matmul', 'forward'.
   static std::string calleeName(const Site &S);
 

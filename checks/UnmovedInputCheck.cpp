@@ -186,14 +186,13 @@ bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
   if (S.K != Site::ModuleCall || S.Operands.empty())
     return false;
   const Operand &In = S.Operands.front();
-  const Expr *Written = writtenForm(In.E);
+  const Expr *Written = analysis::writtenForm(In.E);
   if (!provablyDifferent(S.Module.Device, In.Fact.Device))
     return false;
   // A TorchScript module runs arbitrary code, which may combine a 0-dim cpu
   // input (a threshold, a temperature) with tensors on its device, as ATen
   // allows; an nn layer's input is data with dimensions.
-  if (Api.isScriptModule(S.ModuleClass) && In.Fact.Device.isCpu() &&
-      (In.Fact.Dim == -1 || In.Fact.Dim == 0))
+  if (Api.isScriptModule(S.ModuleClass) && In.Fact.mayBeCpuScalar())
     return false;
   // A forward that moves its input itself expects it anywhere.
   if (analysis::forwardConvertsInput(S.ModuleClass, Api))

@@ -11,9 +11,10 @@
 // the sites inside it, are judged with the caller's facts bound to its
 // parameters.
 //
-// A worklist over clang::CFG (docs/design.md says why not the dataflow
-// framework), with a cap on block visits and a work budget linear in the
-// function's size: a function that hits either reports no sites at all.
+// A worklist over clang::CFG in reverse post-order (docs/design.md says why
+// not the dataflow framework), with a cap on block visits and a work budget
+// linear in the function's size: a function that hits either reports no
+// sites at all.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +76,9 @@ struct FunctionFacts {
   /// The calls it makes that were followed in a context of their own, at
   /// the fixed point: a site in the callee may be provable only there.
   std::vector<FollowedCall> Calls;
+  /// For a constructor: the facts of its class's tensor members that it
+  /// sets (in its initialisers or its body), at its exit.
+  llvm::SmallVector<std::pair<const FieldDecl *, TensorFact>, 2> MemberExits;
   /// False when the analysis gave up (CFG not buildable, visit cap hit):
   /// then Sites is empty, and the checks stay silent.
   bool Complete = false;

@@ -12,43 +12,6 @@
 
 namespace clang::tidy::tensor::analysis {
 
-const Expr *strip(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParens();
-    if (const auto *FE = dyn_cast<FullExpr>(E))
-      E = FE->getSubExpr();
-    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = MT->getSubExpr();
-    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = BT->getSubExpr();
-    else if (const auto *IC = dyn_cast<ImplicitCastExpr>(E))
-      E = IC->getSubExpr();
-    else if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = FC->getSubExpr();
-    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-             CE && CE->getNumArgs() == 1 &&
-             CE->getConstructor()->isCopyOrMoveConstructor())
-      E = CE->getArg(0);
-    else
-      return E;
-  }
-  return E;
-}
-
-const ValueDecl *referencedVar(const Expr *E) {
-  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(strip(E)))
-    if (isa<VarDecl>(DRE->getDecl()))
-      return DRE->getDecl();
-  return nullptr;
-}
-
-bool isDerefCall(const Expr *E) {
-  const auto *OCE = dyn_cast_or_null<CXXOperatorCallExpr>(E);
-  return OCE &&
-         (OCE->getOperator() == OO_Arrow || OCE->getOperator() == OO_Star) &&
-         OCE->getNumArgs() == 1;
-}
-
 bool keepsArguments(const FunctionDecl *FD, const ApiModel &Api) {
   return Api.isApiFunction(FD) && !Api.isLoadFunction(FD);
 }
@@ -58,23 +21,6 @@ unsigned objectArguments(const CallExpr *CE) {
                  isa_and_nonnull<CXXMethodDecl>(CE->getDirectCallee())
              ? 1
              : 0;
-}
-
-const Expr *throughDeref(const Expr *E) {
-  while (true) {
-    E = strip(E);
-    if (isDerefCall(E))
-      E = cast<CXXOperatorCallExpr>(E)->getArg(0);
-    else if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E);
-             UO && UO->getOpcode() == UO_Deref)
-      E = UO->getSubExpr();
-    else
-      return E;
-  }
-}
-
-const ValueDecl *objectVar(const Expr *E) {
-  return referencedVar(throughDeref(E));
 }
 
 namespace {
@@ -134,6 +80,15 @@ public:
     if (BO->getOpcode() == BO_Assign &&
         Api.isModuleHandleType(BO->getRHS()->getType()))
       escape(BO->getRHS()), escape(BO->getLHS());
+    if (BO->isAssignmentOp())
+      escapeElementMember(BO->getLHS());
+    return true;
+  }
+  // x.set_data(y), x.set_(y), x.swap(y): x becomes another tensor, which
+  // the transfer functions do not follow.
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
+    if (Api.isRebindingMethod(MCE->getMethodDecl()))
+      escape(MCE->getImplicitObjectArgument());
     return true;
   }
   bool VisitVarDecl(VarDecl *VD) {
@@ -144,19 +99,44 @@ public:
           Out.Aliases[VD] = Target;
         else
           Out.Escaped.insert(Target), Out.Escaped.insert(VD);
+      } else if (!T.getNonReferenceType().isConstQualified()) {
+        // auto &t = v[0]: writes through t change the vector.
+        escape(VD->getInit());
       }
     }
     return true;
   }
-  // `for (auto& batch : *loader)`: a batch straight from a data loader. A
-  // batch class iterated from anything else (a vector the user filled) may
-  // hold tensors anywhere.
   bool VisitCXXForRangeStmt(CXXForRangeStmt *FRS) {
     const VarDecl *LV = FRS->getLoopVariable();
-    const auto *RD = LV->getType().getNonReferenceType()->getAsCXXRecordDecl();
     const Expr *Range = FRS->getRangeInit();
-    if (!RD || !Api.isBatchClass(RD) || !Range)
+    if (!Range)
       return true;
+    QualType LT = LV->getType();
+    bool MutableRef =
+        LT->isReferenceType() && !LT.getNonReferenceType().isConstQualified();
+    // `for (const auto &t : tensors)`: each element of a vector of tensors.
+    if (const ValueDecl *V = referencedVar(Range);
+        V && Api.isInputVector(
+                 V->getType().getNonReferenceType().getUnqualifiedType())) {
+      Out.LoopElements[LV] = V;
+      if (MutableRef)
+        Out.Escaped.insert(V);
+      return true;
+    }
+    const CXXRecordDecl *RD = LT.getNonReferenceType()->getAsCXXRecordDecl();
+    if (!RD)
+      return true;
+    // `for (const auto &example : batch)` over a batch vector.
+    if (const ValueDecl *V = referencedVar(Range);
+        V && Api.isBatchClass(RD) && BatchVectorCandidates.contains(V)) {
+      ExampleLoops.push_back({LV, V});
+      if (MutableRef)
+        Out.Escaped.insert(V);
+      return true;
+    }
+    // `for (auto& batch : *loader)`: a batch straight from a data loader. A
+    // batch class iterated from anything else (a vector the user filled)
+    // may hold tensors anywhere.
     Range = Range->IgnoreParenImpCasts();
     if (const auto *Deref = dyn_cast<CXXOperatorCallExpr>(Range);
         Deref && Deref->getOperator() == OO_Star && Deref->getNumArgs() == 1)
@@ -164,8 +144,12 @@ public:
     else if (const auto *UO = dyn_cast<UnaryOperator>(Range);
              UO && UO->getOpcode() == UO_Deref)
       Range = UO->getSubExpr();
-    if (Api.isDataLoaderType(Range->getType()))
+    if (!Api.isDataLoaderType(Range->getType()))
+      return true;
+    if (Api.isBatchClass(RD))
       Out.BatchVars.insert(LV);
+    else if (isBatchVector(RD))
+      BatchVectorCandidates.insert(LV);
     return true;
   }
   bool VisitCallExpr(CallExpr *CE) {
@@ -181,10 +165,16 @@ public:
         escape(Arg);
       return true;
     }
+    // std::get<I>(t) only reads; what is done with the element it returns
+    // is judged where it is used (an assignment, a reference bound to it).
+    if (tupleGet(CE))
+      return true;
     if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE);
-        OCE && OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2 &&
-        Api.isModuleHandleType(OCE->getArg(1)->getType()))
-      escape(OCE->getArg(0)), escape(OCE->getArg(1));
+        OCE && OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2) {
+      if (Api.isModuleHandleType(OCE->getArg(1)->getType()))
+        escape(OCE->getArg(0)), escape(OCE->getArg(1));
+      escapeElementMember(OCE->getArg(0));
+    }
     // A user method that may change its object (model->init(), say) may
     // move the module it is called on.
     if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
@@ -236,17 +226,71 @@ public:
     return true;
   }
 
+  /// Call after the traversal.
+  void finish() {
+    for (const ValueDecl *V : BatchVectorCandidates)
+      if (!Out.Escaped.contains(V))
+        Out.BatchVectors.insert(V);
+    for (auto [Example, Batch] : ExampleLoops)
+      if (Out.BatchVectors.contains(Batch))
+        Out.BatchVars.insert(Example);
+  }
+
 private:
+  // std::vector<Example<>>: what a loader without a Stack transform yields.
+  bool isBatchVector(const CXXRecordDecl *RD) const {
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+    if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier() ||
+        Spec->getName() != "vector" || Spec->getTemplateArgs().size() < 1 ||
+        Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+      return false;
+    return Api.isBatchClass(
+        Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl());
+  }
+  // The vector whose element E reads: v[i], v.at(i), v.front(), v.back().
+  static const ValueDecl *elementOf(const Expr *E) {
+    E = strip(E);
+    if (const auto *OCE = dyn_cast_or_null<CXXOperatorCallExpr>(E)) {
+      if (OCE->getOperator() == OO_Subscript && OCE->getNumArgs() == 2)
+        return referencedVar(OCE->getArg(0));
+    } else if (const auto *MCE = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *MD = MCE->getMethodDecl();
+      if (MD && MD->getIdentifier() &&
+          (MD->getName() == "at" || MD->getName() == "front" ||
+           MD->getName() == "back"))
+        return referencedVar(MCE->getImplicitObjectArgument());
+    }
+    return nullptr;
+  }
+  // batch[i].data = x: the batch vector no longer holds the loader's.
+  void escapeElementMember(const Expr *LHS) {
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(strip(LHS)))
+      if (const ValueDecl *V = elementOf(ME->getBase()))
+        Out.Escaped.insert(V);
+  }
   void escape(const Expr *E) {
     if (const ValueDecl *D = referencedVar(E))
       Out.Escaped.insert(D);
-    if (const auto *ME = dyn_cast_or_null<MemberExpr>(strip(E)))
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(strip(E))) {
       if (const ValueDecl *D = referencedVar(ME->getBase()))
+        Out.Escaped.insert(D);
+      if (const ValueDecl *D = elementOf(ME->getBase()))
+        Out.Escaped.insert(D);
+    }
+    // &v[0], f(v[0]) by non-const reference: the vector's element; and
+    // likewise a tuple's, through std::get.
+    if (const ValueDecl *D = elementOf(E))
+      Out.Escaped.insert(D);
+    if (auto Get = tupleGet(strip(E)))
+      if (const ValueDecl *D = referencedVar(Get->second))
         Out.Escaped.insert(D);
     // `&*model`, `*model`: the handle behind the dereference.
     if (const ValueDecl *D = objectVar(E))
       Out.Escaped.insert(D);
   }
+  llvm::DenseSet<const ValueDecl *> BatchVectorCandidates;
+  llvm::SmallVector<std::pair<const VarDecl *, const ValueDecl *>, 2>
+      ExampleLoops;
   BodyFacts &Out;
   const ApiModel &Api;
   llvm::DenseSet<const CXXConstructExpr *> ArgCopies;
@@ -429,7 +473,9 @@ constexpr unsigned MaxSummaryDepth = 8;
 
 BodyFacts scanBody(const Stmt *Body, const ApiModel &Api) {
   BodyFacts Out;
-  EscapeScanner(Out, Api).TraverseStmt(const_cast<Stmt *>(Body));
+  EscapeScanner Scanner(Out, Api);
+  Scanner.TraverseStmt(const_cast<Stmt *>(Body));
+  Scanner.finish();
   return Out;
 }
 

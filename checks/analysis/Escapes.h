@@ -15,25 +15,13 @@
 #define TENSOR_TIDY_CHECKS_ANALYSIS_ESCAPES_H
 
 #include "../ApiModel.h"
+#include "Exprs.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::tensor::analysis {
 
-/// E without parentheses, implicit casts, temporaries, functional casts and
-/// copy or move constructions: the value as the user wrote it.
-const Expr *strip(const Expr *E);
-/// The variable E names (through strip), or null.
-const ValueDecl *referencedVar(const Expr *E);
-/// E without the dereferences of a handle: `model` for model->, *model and
-/// (*model); for a module holder or smart pointer, the module's handle.
-const Expr *throughDeref(const Expr *E);
-/// The variable behind an object expression: referencedVar(throughDeref(E)).
-const ValueDecl *objectVar(const Expr *E);
-/// An overloaded `->` or `*` of one argument: a handle's dereference, which
-/// changes nothing.
-bool isDerefCall(const Expr *E);
 /// Does a call of \p FD leave its arguments' devices and dtypes as they
 /// were? True for the tensor API, except `load` (torch::load(model, path)
 /// assigns the parameters the saved tensors, on the device they were saved
@@ -51,8 +39,17 @@ struct BodyFacts {
   llvm::DenseSet<const ValueDecl *> Escaped;
   /// Const references initialised from a variable: reference -> variable.
   llvm::DenseMap<const ValueDecl *, const ValueDecl *> Aliases;
-  /// `for (auto &batch : *loader)`: batches straight from a data loader.
+  /// `for (auto &batch : *loader)`: batches straight from a data loader,
+  /// and the examples of such a batch when the loader yields a vector of
+  /// them (`for (const auto &example : batch)`).
   llvm::DenseSet<const ValueDecl *> BatchVars;
+  /// `for (auto &batch : *loader)` where the loader yields a std::vector of
+  /// examples (no Stack transform) and nothing in the body writes to them:
+  /// `batch[i].data` is a cpu tensor.
+  llvm::DenseSet<const ValueDecl *> BatchVectors;
+  /// `for (const auto &t : tensors)` over a vector of tensors: loop
+  /// variable -> the vector.
+  llvm::DenseMap<const VarDecl *, const ValueDecl *> LoopElements;
 };
 
 /// Scans \p Body (lambda bodies excluded: they are functions of their own).

@@ -126,6 +126,12 @@ struct TensorFact {
     return {DeviceFact::unknown(), DTypeFact::unknown(), -1, {}, {}};
   }
   bool reached() const { return Device.Kind != FactKind::Unreached; }
+  /// Could this be a 0-dim cpu tensor? ATen's TensorIterator lets such an
+  /// operand (a cpu scalar) mix with tensors on any device and moves it to
+  /// theirs, so it never conflicts with another device.
+  bool mayBeCpuScalar() const {
+    return Device.isCpu() && (Dim == -1 || Dim == 0);
+  }
   // Origins are explanations, not facts: they do not take part in equality.
   bool operator==(const TensorFact &O) const {
     return Device == O.Device && Type == O.Type && Dim == O.Dim;

@@ -1,6 +1,7 @@
 //===--- Members.cpp - What a class's methods may assume of its members ---===//
 
 #include "Members.h"
+#include "DeviceDtypeAnalysis.h"
 #include "Escapes.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -62,7 +63,9 @@ public:
     const CXXMethodDecl *MD = MCE->getMethodDecl();
     if (!ME || !MD)
       return true;
-    if (Api.isModuleMove(MD)) {
+    if (Api.isRebindingMethod(MD)) {
+      Written = true; // member.set_data(other): another tensor
+    } else if (Api.isModuleMove(MD)) {
       const Expr *Dev = nullptr;
       for (const Expr *A : MCE->arguments())
         if (const auto *RD = A->getType()->getAsCXXRecordDecl();
@@ -125,6 +128,21 @@ public:
       Written = true;
     return true;
   }
+  // `Tensor &t = mean_;` and `Tensor &mean() { return mean_; }`: writes
+  // through the reference are not seen.
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->getInit() && isMutableReference(VD->getType()) &&
+        mine(VD->getInit()))
+      Written = true;
+    return true;
+  }
+  bool VisitReturnStmt(ReturnStmt *RS) {
+    if (RS->getRetValue() && isMutableReference(ReturnType) &&
+        mine(RS->getRetValue()))
+      Written = true;
+    return true;
+  }
+  QualType ReturnType;
   bool VisitLambdaExpr(LambdaExpr *LE) {
     for (const LambdaCapture &C : LE->captures())
       if (C.capturesThis())
@@ -133,6 +151,11 @@ public:
   }
 
 private:
+  static bool isMutableReference(QualType T) {
+    return !T.isNull() &&
+           ((T->isReferenceType() && !T.getNonReferenceType().isConstQualified()) ||
+            (T->isPointerType() && !T->getPointeeType().isConstQualified()));
+  }
   const MemberExpr *mine(const Expr *E) const {
     const auto *ME = dyn_cast_or_null<MemberExpr>(throughDeref(E));
     return ME && ME->getMemberDecl() == F && isa<CXXThisExpr>(strip(ME->getBase()))
@@ -145,6 +168,7 @@ private:
 
 MemberUses uses(const FieldDecl *F, const FunctionDecl *Fn, const ApiModel &Api) {
   MemberUses U(F, Api);
+  U.ReturnType = Fn->getReturnType();
   U.TraverseStmt(Fn->getBody());
   return U;
 }
@@ -246,11 +270,67 @@ ModuleFact computePlacedModule(const FieldDecl *F, const ApiModel &Api) {
   return R;
 }
 
+// A constructor's symbolic device as the class's other methods see it: the
+// fixed Device member its parameter initialises.
+DeviceFact inClassTerms(const DeviceFact &D, const CXXConstructorDecl *Ctor,
+                        const ApiModel &Api) {
+  if (D.Kind != FactKind::Symbolic)
+    return D;
+  if (const auto *P = dyn_cast_or_null<ParmVarDecl>(D.Symbol))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (const FieldDecl *G = Init->getMember();
+          G && Init->isWritten() && referencedVar(Init->getInit()) == P)
+        if (DeviceFact M = fixedDeviceMember(G, Api); M.Kind == FactKind::Symbolic)
+          return M;
+  if (const auto *G = dyn_cast_or_null<FieldDecl>(D.Symbol))
+    return fixedDeviceMember(G, Api);
+  return DeviceFact::unknown();
+}
+
+TensorFact computeFixedTensor(const FieldDecl *F, const ApiModel &Api) {
+  const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
+  llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
+  llvm::SmallVector<const FunctionDecl *, 8> Others;
+  if (!C || F->getAccess() == AS_public ||
+      !Api.isTensorValueType(F->getType().getUnqualifiedType()) ||
+      !allMethods(C, Ctors, Others))
+    return TensorFact::unknown();
+  for (const FunctionDecl *M : Others) {
+    MemberUses U = uses(F, M, Api);
+    if (U.Written || !U.Assigns.empty())
+      return TensorFact::unknown();
+  }
+  TensorFact R;
+  for (const CXXConstructorDecl *Ctor : Ctors) {
+    MemberUses U = uses(F, Ctor, Api);
+    if (U.Written)
+      return TensorFact::unknown();
+    // A delegating constructor that leaves the member alone: the target
+    // constructor, among these, sets it.
+    if (Ctor->isDelegatingConstructor() && U.All.empty())
+      continue;
+    const FunctionFacts &Facts =
+        DeviceDtypeAnalysis::analyze(Ctor, F->getASTContext(), Api);
+    if (!Facts.Complete)
+      return TensorFact::unknown();
+    TensorFact T = TensorFact::unknown();
+    for (const auto &[Field, Fact] : Facts.MemberExits)
+      if (Field == F)
+        T = Fact;
+    T.Device = inClassTerms(T.Device, Ctor, Api);
+    if (T.Type.Kind == FactKind::Symbolic)
+      T.Type = DTypeFact::unknown();
+    R = R.reached() ? join(R, T) : T;
+  }
+  return R.reached() ? R : TensorFact::unknown();
+}
+
 using MemberKey = std::pair<const FieldDecl *, std::string>;
 
 struct MemberCache {
   std::map<MemberKey, DeviceFact> Devices;
   std::map<MemberKey, ModuleFact> Modules;
+  std::map<MemberKey, TensorFact> Tensors;
 };
 
 MemberCache &memberCache() {
@@ -266,6 +346,9 @@ Fact cached(std::map<MemberKey, Fact> &Map, const FieldDecl *F,
   MemberKey Key{F, Api.configurationKey()};
   if (auto It = Map.find(Key); It != Map.end())
     return It->second;
+  // Computing may come back here (a constructor that reads the member
+  // through a helper): unknown meanwhile.
+  Map[Key] = Fact::unknown();
   Fact R = Compute(F, Api);
   Map[Key] = R;
   return R;
@@ -277,6 +360,20 @@ DeviceFact fixedDeviceMember(const FieldDecl *F, const ApiModel &Api) {
   return cached(memberCache().Devices, F, Api, computeFixedDevice);
 }
 
+const Expr *initialiserInEffect(const CXXConstructorDecl *Ctor,
+                                const FieldDecl *F, const ApiModel &Api) {
+  for (const CXXCtorInitializer *Init : Ctor->inits())
+    if (Init->getMember() == F && Init->isWritten()) {
+      MemberUses U = uses(F, Ctor, Api);
+      return U.Written || !U.Assigns.empty() ? nullptr : Init->getInit();
+    }
+  return nullptr;
+}
+
+TensorFact fixedTensorMember(const FieldDecl *F, const ApiModel &Api) {
+  return cached(memberCache().Tensors, F, Api, computeFixedTensor);
+}
+
 ModuleFact placedModuleMember(const FieldDecl *F, const ApiModel &Api) {
   return cached(memberCache().Modules, F, Api, computePlacedModule);
 }
@@ -284,6 +381,7 @@ ModuleFact placedModuleMember(const FieldDecl *F, const ApiModel &Api) {
 void resetMembers() {
   memberCache().Devices.clear();
   memberCache().Modules.clear();
+  memberCache().Tensors.clear();
 }
 
 } // namespace clang::tidy::tensor::analysis

@@ -8,6 +8,12 @@
 //
 // - a fixed Device member: not public, written only by constructors (its
 //   initialiser or an assignment there), its address never taken;
+// - a fixed tensor member: not public, written only by constructors (their
+//   initialisers, or assignments in their bodies), never rebound
+//   (`set_data`) or handed out by non-const reference elsewhere; its fact
+//   is what every constructor leaves in it, when they agree (a device
+//   given as a constructor parameter counts when it also initialises a
+//   fixed Device member);
 // - a placed module member: not public, moved to a device by exactly one
 //   move in each constructor, every constructor to the same device (a
 //   constant, a fixed Device member, or the constructor parameter that
@@ -35,9 +41,19 @@ const FieldDecl *thisMember(const Expr *E);
 /// when \p F is not a fixed Device member.
 DeviceFact fixedDeviceMember(const FieldDecl *F, const ApiModel &Api);
 
+/// What a fixed tensor member holds after construction; unknown when \p F
+/// is not one, or the constructors disagree.
+TensorFact fixedTensorMember(const FieldDecl *F, const ApiModel &Api);
+
 /// Where a placed module member is, with the constructor's move as origin;
 /// unknown when \p F is not a placed module member.
 ModuleFact placedModuleMember(const FieldDecl *F, const ApiModel &Api);
+
+/// The initialiser \p Ctor gives member \p F when its body then leaves
+/// the member alone (`device_(device)`, and no assignment or non-const use
+/// of device_ in the body); null otherwise.
+const Expr *initialiserInEffect(const CXXConstructorDecl *Ctor,
+                                const FieldDecl *F, const ApiModel &Api);
 
 /// Forgets the cache (at the start of each translation unit).
 void resetMembers();

@@ -7,7 +7,7 @@ import lit.formats
 config.name = "tensor-tidy checks"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cpp", ".cu", ".test"]
-config.excludes = ["Inputs"]
+config.excludes = ["Inputs", "unit"]  # unit: GoogleTest, run by ctest
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tt_binary_dir, "test", "checks")
 

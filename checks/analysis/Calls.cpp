@@ -1,0 +1,111 @@
+//===--- Calls.cpp - Calls into user code ---------------------------------===//
+//
+// A call to a user function is followed with what the caller knows of its
+// arguments: the callee is analysed with those facts bound to its
+// parameters (a context), and cached per context for the translation unit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionAnalyzer.h"
+
+namespace clang::tidy::tensor::analysis {
+
+//===----------------------------------------------------------------------===//
+// Calls into user code.
+//===----------------------------------------------------------------------===//
+
+// A context's cache key: the facts, not their origins (which explain and do
+// not change the outcome).
+void appendKey(std::string &Key, const DeviceFact &D) {
+  Key += std::to_string(static_cast<int>(D.Kind)) + (D.IsCuda ? "c" : "") +
+         std::to_string(D.Index) + "@" +
+         std::to_string(reinterpret_cast<uintptr_t>(D.Symbol)) +
+         (D.SymbolMayBeCuda ? "" : "!") + ";";
+}
+void appendKey(std::string &Key, const DTypeFact &T) {
+  Key += std::to_string(static_cast<int>(T.Kind)) + ":" +
+         std::to_string(static_cast<int>(T.Type)) + "@" +
+         std::to_string(reinterpret_cast<uintptr_t>(T.Symbol)) + ";";
+}
+
+const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
+                                              const FunctionDecl *Def,
+                                              bool *Seeded) {
+  if (Seeded)
+    *Seeded = false;
+  unsigned Offset = objectArguments(CE);
+  auto ParamOf = [&](unsigned I) -> const ParmVarDecl * {
+    return I >= Offset && I - Offset < Def->getNumParams()
+               ? Def->getParamDecl(I - Offset)
+               : nullptr;
+  };
+  // A variable the callee may change through one parameter must not seed
+  // another: the seeded fact would go stale when the first one changes.
+  llvm::DenseSet<const ValueDecl *> ChangedVars;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+    if (const ParmVarDecl *P = ParamOf(I))
+      if (mayChangeParam(Def, P, Api)) {
+        if (const ValueDecl *V = referencedVar(unwrapArgument(CE->getArg(I))))
+          ChangedVars.insert(V);
+        else if (const ValueDecl *M = moduleVar(CE->getArg(I)))
+          ChangedVars.insert(M);
+      }
+
+  Env Context;
+  Context.Reached = true;
+  std::string CtxKey;
+  bool Informative = false;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const ParmVarDecl *P = ParamOf(I);
+    const Expr *A = CE->getArg(I);
+    if (!P || isa<CXXDefaultArgExpr>(A))
+      continue;
+    const Expr *Arg = unwrapArgument(A);
+    if (const ValueDecl *V = referencedVar(Arg); V && ChangedVars.contains(V))
+      continue;
+    QualType T = P->getType().getNonReferenceType().getUnqualifiedType();
+    CtxKey += std::to_string(I) + "=";
+    if (Api.isTensorValueType(T)) {
+      TensorFact F = isTensorExpr(Arg) ? evalTensor(Arg) : TensorFact::unknown();
+      if (F.Device.Kind == FactKind::Unknown && F.Type.Kind == FactKind::Unknown)
+        continue;
+      Informative = true;
+      Context.Tensors[Key(P)] = F;
+      appendKey(CtxKey, F.Device), appendKey(CtxKey, F.Type);
+      CtxKey += std::to_string(F.Dim) + ";";
+    } else if (Api.isModuleHandleType(P->getType())) {
+      if (const ValueDecl *M = moduleVar(A); M && ChangedVars.contains(M))
+        continue;
+      ModuleFact M = evalModule(A);
+      if (M.Device.Kind == FactKind::Unknown && M.Type.Kind == FactKind::Unknown)
+        continue;
+      Informative = true;
+      Context.Modules[P] = M;
+      appendKey(CtxKey, M.Device), appendKey(CtxKey, M.Type);
+    } else if (isDeviceLike(Api, T)) {
+      DeviceFact D = evalDevice(Arg);
+      if (D.Kind == FactKind::Unknown)
+        continue;
+      // A symbolic device alone only renames the parameter; it matters
+      // with the tensors and modules bound beside it.
+      Informative |= D.isKnown();
+      Context.Devices[P] = D;
+      appendKey(CtxKey, D);
+    } else if (isDTypeLike(Api, T)) {
+      DTypeFact D = evalDType(Arg);
+      if (D.Kind == FactKind::Unknown)
+        continue;
+      Informative |= D.isKnown();
+      Context.DTypes[P] = D;
+      appendKey(CtxKey, D);
+    }
+  }
+  if (!Informative)
+    return analyzeIn(Def, Ctx, Api, nullptr, "");
+  const FunctionFacts *F = analyzeIn(Def, Ctx, Api, &Context, CtxKey);
+  if (Seeded)
+    *Seeded = F != nullptr;
+  return F;
+}
+
+} // namespace clang::tidy::tensor::analysis

@@ -1,0 +1,234 @@
+//===--- Exprs.cpp - Expressions as the user wrote them -------------------===//
+
+#include "Exprs.h"
+#include "clang/AST/IgnoreExpr.h"
+
+namespace clang::tidy::tensor::analysis {
+namespace {
+
+// A copy or move construction of one argument: the value it copies.
+Expr *ignoreCopySingleStep(Expr *E) {
+  if (auto *CE = dyn_cast<CXXConstructExpr>(E);
+      CE && CE->getNumArgs() == 1 &&
+      CE->getConstructor()->isCopyOrMoveConstructor())
+    return CE->getArg(0);
+  return E;
+}
+
+Expr *ignoreFunctionalCastSingleStep(Expr *E) {
+  if (auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+    return FC->getSubExpr();
+  return E;
+}
+
+Expr *mut(const Expr *E) { return const_cast<Expr *>(E); }
+
+} // namespace
+
+const Expr *ignoreTransparent(const Expr *E) {
+  return E ? IgnoreExprNodes(mut(E), IgnoreImplicitSingleStep,
+                             IgnoreParensSingleStep)
+           : nullptr;
+}
+
+const Expr *writtenForm(const Expr *E) {
+  return E ? IgnoreExprNodes(mut(E), IgnoreImplicitSingleStep,
+                             ignoreCopySingleStep)
+           : nullptr;
+}
+
+const Expr *strip(const Expr *E) {
+  return E ? IgnoreExprNodes(mut(E), IgnoreImplicitSingleStep,
+                             IgnoreParensSingleStep, ignoreCopySingleStep,
+                             ignoreFunctionalCastSingleStep)
+           : nullptr;
+}
+
+const ValueDecl *referencedVar(const Expr *E) {
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(strip(E)))
+    if (isa<VarDecl>(DRE->getDecl()))
+      return DRE->getDecl();
+  return nullptr;
+}
+
+bool isDerefCall(const Expr *E) {
+  const auto *OCE = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+  return OCE &&
+         (OCE->getOperator() == OO_Arrow || OCE->getOperator() == OO_Star) &&
+         OCE->getNumArgs() == 1;
+}
+
+const Expr *throughDeref(const Expr *E) {
+  while (true) {
+    E = strip(E);
+    if (isDerefCall(E))
+      E = cast<CXXOperatorCallExpr>(E)->getArg(0);
+    else if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E);
+             UO && UO->getOpcode() == UO_Deref)
+      E = UO->getSubExpr();
+    else
+      return E;
+  }
+}
+
+const ValueDecl *objectVar(const Expr *E) {
+  return referencedVar(throughDeref(E));
+}
+
+namespace {
+template <typename Range>
+llvm::SmallVector<const Expr *, 2> withoutDefaults(Range Args) {
+  llvm::SmallVector<const Expr *, 2> Out;
+  for (const Expr *A : Args)
+    if (!isa<CXXDefaultArgExpr>(A))
+      Out.push_back(A);
+  return Out;
+}
+} // namespace
+
+llvm::SmallVector<const Expr *, 2> writtenArgs(const CXXConstructExpr *CE) {
+  return withoutDefaults(CE->arguments());
+}
+
+llvm::SmallVector<const Expr *, 2> writtenArgs(const CallExpr *CE) {
+  return withoutDefaults(CE->arguments());
+}
+
+llvm::SmallVector<const Expr *, 4> listElements(const Expr *E) {
+  llvm::SmallVector<const Expr *, 4> Out;
+  E = strip(E);
+  if (const auto *SIL = dyn_cast_or_null<CXXStdInitializerListExpr>(E))
+    E = strip(SIL->getSubExpr());
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E))
+    if (auto Args = writtenArgs(CE); Args.size() == 1)
+      return listElements(Args[0]);
+  if (const auto *ILE = dyn_cast_or_null<InitListExpr>(E))
+    for (const Expr *Init : ILE->inits())
+      Out.push_back(Init);
+  return Out;
+}
+
+int sizesRank(const Expr *E) {
+  E = strip(E);
+  if (const auto *SIL = dyn_cast_or_null<CXXStdInitializerListExpr>(E))
+    E = strip(SIL->getSubExpr());
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E)) {
+    auto Args = writtenArgs(CE);
+    if (Args.empty() && CE->isListInitialization())
+      return 0;
+    if (Args.size() != 1)
+      return -1;
+    // IntArrayRef(n): c10::ArrayRef's one-element constructor.
+    const CXXRecordDecl *RD = CE->getConstructor()->getParent();
+    if (RD->getIdentifier() && RD->getName().ends_with("ArrayRef") &&
+        !CE->isListInitialization() &&
+        strip(Args[0])->getType()->isIntegerType())
+      return 1;
+    return sizesRank(Args[0]);
+  }
+  if (const auto *ILE = dyn_cast_or_null<InitListExpr>(E))
+    return ILE->getNumInits();
+  return -1;
+}
+
+int nestedListRank(const Expr *E, QualType *Leaf) {
+  for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
+    E = strip(E);
+    if (!E)
+      return -1;
+    QualType T = E->getType().getNonReferenceType().getCanonicalType();
+    if (T->isArithmeticType()) {
+      if (Leaf)
+        *Leaf = T.getUnqualifiedType();
+      return 0;
+    }
+    // std::vector<float>, c10::ArrayRef<int64_t>: one dimension.
+    if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+            T->getAsCXXRecordDecl());
+        Spec && Spec->getIdentifier() &&
+        (Spec->getName() == "vector" || Spec->getName() == "ArrayRef") &&
+        Spec->getTemplateArgs().size() >= 1 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+        Spec->getTemplateArgs()[0].getAsType()->isArithmeticType()) {
+      if (Leaf)
+        *Leaf = Spec->getTemplateArgs()[0].getAsType().getCanonicalType();
+      return 1;
+    }
+    if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E)) {
+      E = SIL->getSubExpr();
+      continue;
+    }
+    if (const auto *ILE = dyn_cast<InitListExpr>(E)) {
+      if (ILE->getNumInits() == 0)
+        return -1; // no value to infer a dtype from
+      int Inner = nestedListRank(ILE->getInit(0), Leaf);
+      return Inner < 0 ? -1 : Inner + 1;
+    }
+    // A converting construction (TensorDataContainer from a list or a
+    // value): what it was built from.
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      auto Args = writtenArgs(CE);
+      if (Args.size() != 1)
+        return -1;
+      E = Args[0];
+      continue;
+    }
+    return -1;
+  }
+  return -1;
+}
+
+const EnumConstantDecl *enumConstant(const Expr *E) {
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+    return dyn_cast<EnumConstantDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+const Expr *constantInit(const Expr *E) {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
+  if (!DRE)
+    return nullptr;
+  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  if (VD && VD->getType().isConstQualified() && VD->hasGlobalStorage() &&
+      VD->getAnyInitializer())
+    return VD->getAnyInitializer();
+  return nullptr;
+}
+
+std::optional<llvm::SmallVector<QualType, 4>> tupleElementTypes(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
+  if (!Spec || !Spec->getIdentifier() || !Spec->isInStdNamespace() ||
+      (Spec->getName() != "tuple" && Spec->getName() != "pair"))
+    return std::nullopt;
+  llvm::SmallVector<QualType, 4> Types;
+  for (const TemplateArgument &A : Spec->getTemplateArgs().asArray()) {
+    if (A.getKind() == TemplateArgument::Pack) {
+      for (const TemplateArgument &P : A.pack_elements())
+        Types.push_back(P.getKind() == TemplateArgument::Type ? P.getAsType()
+                                                               : QualType());
+      continue;
+    }
+    Types.push_back(A.getKind() == TemplateArgument::Type ? A.getAsType()
+                                                          : QualType());
+  }
+  return Types;
+}
+
+std::optional<std::pair<unsigned, const Expr *>> tupleGet(const Expr *E) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(E);
+  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() || FD->getName() != "get" ||
+      !FD->isInStdNamespace() || CE->getNumArgs() != 1)
+    return std::nullopt;
+  const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+  if (!Args || Args->size() < 1 ||
+      Args->get(0).getKind() != TemplateArgument::Integral ||
+      !tupleElementTypes(CE->getArg(0)->getType()))
+    return std::nullopt;
+  return std::make_pair(
+      static_cast<unsigned>(Args->get(0).getAsIntegral().getZExtValue()),
+      CE->getArg(0));
+}
+
+} // namespace clang::tidy::tensor::analysis

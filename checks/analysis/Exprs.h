@@ -1,0 +1,69 @@
+//===--- Exprs.h - Expressions as the user wrote them ---------------------===//
+//
+// The expression helpers the analysis and the checks share: one way to look
+// through the nodes clang adds around a value (implicit casts, temporaries,
+// copies), built on clang's IgnoreExpr steps, and the small readers of
+// written arguments (braced lists, sizes, enumerators, constants).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOR_TIDY_CHECKS_ANALYSIS_EXPRS_H
+#define TENSOR_TIDY_CHECKS_ANALYSIS_EXPRS_H
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+
+namespace clang::tidy::tensor::analysis {
+
+/// E without parentheses and the nodes that carry a value unchanged:
+/// implicit casts, full expressions, materialized and bound temporaries
+/// (clang's IgnoreImplicitSingleStep and IgnoreParensSingleStep).
+const Expr *ignoreTransparent(const Expr *E);
+/// ignoreTransparent, then through copy and move constructions as well:
+/// the expression whose text names the value (`x` for a by-value `x`).
+const Expr *writtenForm(const Expr *E);
+/// writtenForm, through parentheses and functional casts too: the value as
+/// the user wrote it, which the analysis evaluates.
+const Expr *strip(const Expr *E);
+/// The variable E names (through strip), or null.
+const ValueDecl *referencedVar(const Expr *E);
+/// An overloaded `->` or `*` of one argument: a handle's dereference, which
+/// changes nothing.
+bool isDerefCall(const Expr *E);
+/// E without the dereferences of a handle: `model` for model->, *model and
+/// (*model); for a module holder or smart pointer, the module's handle.
+const Expr *throughDeref(const Expr *E);
+/// The variable behind an object expression: referencedVar(throughDeref(E)).
+const ValueDecl *objectVar(const Expr *E);
+
+/// Arguments as written: defaulted ones (an allocator, say) left out.
+llvm::SmallVector<const Expr *, 2> writtenArgs(const CXXConstructExpr *CE);
+llvm::SmallVector<const Expr *, 2> writtenArgs(const CallExpr *CE);
+/// Elements of a braced list or std::initializer_list argument; empty for
+/// anything else.
+llvm::SmallVector<const Expr *, 4> listElements(const Expr *E);
+/// The number of sizes in a `{2, 3}` argument (0 for `{}`), 1 for a single
+/// integer (an IntArrayRef built from one size); -1 otherwise.
+int sizesRank(const Expr *E);
+/// The nesting depth of a braced list of values (`{{1, 2}, {3, 4}}` is 2),
+/// 0 for a single arithmetic value, 1 for a std::vector or ArrayRef of
+/// them; -1 otherwise. \p Leaf, when given, receives the type of the
+/// first value (what torch::tensor infers its dtype from).
+int nestedListRank(const Expr *E, QualType *Leaf = nullptr);
+/// The enumerator E names, or null.
+const EnumConstantDecl *enumConstant(const Expr *E);
+/// A constant global's initialiser (kCUDA, kHalf, kFloat32 = at::kFloat),
+/// or null.
+const Expr *constantInit(const Expr *E);
+
+/// std::tuple or std::pair (of anything): the element types, or nullopt.
+std::optional<llvm::SmallVector<QualType, 4>> tupleElementTypes(QualType T);
+/// std::get<I>(E) on a std::tuple or std::pair: I and E; nullopt for any
+/// other expression.
+std::optional<std::pair<unsigned, const Expr *>> tupleGet(const Expr *E);
+
+} // namespace clang::tidy::tensor::analysis
+
+#endif // TENSOR_TIDY_CHECKS_ANALYSIS_EXPRS_H

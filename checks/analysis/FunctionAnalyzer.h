@@ -1,0 +1,158 @@
+//===--- FunctionAnalyzer.h - The analysis of one function body -----------===//
+//
+// Internal to the analysis. One FunctionAnalyzer computes the facts of one
+// function body, in a context (the caller's arguments) or none. Its parts
+// live in one file per job:
+//   Semantics.cpp  what ATen's and tt's API calls give: factories,
+//                  conversions, ops that combine tensors, module calls;
+//   Transfer.cpp   how a statement changes the environment, and the sites
+//                  recorded for the checks;
+//   Solver.cpp     the worklist over the CFG to the fixed point;
+//   Calls.cpp      calls into user code, followed with the caller's facts.
+// DeviceDtypeAnalysis.cpp holds the per-TU cache and the public entry.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOR_TIDY_CHECKS_ANALYSIS_FUNCTIONANALYZER_H
+#define TENSOR_TIDY_CHECKS_ANALYSIS_FUNCTIONANALYZER_H
+
+#include "DeviceDtypeAnalysis.h"
+#include "Environment.h"
+#include "Escapes.h"
+#include "Exprs.h"
+#include "llvm/ADT/DenseSet.h"
+#include <optional>
+
+namespace clang::tidy::tensor::analysis {
+
+/// c10::Device, tt::Device or a DeviceType enum (kCUDA converts to Device).
+bool isDeviceLike(const ApiModel &Api, QualType T);
+/// c10::ScalarType or tt::ScalarType.
+bool isDTypeLike(const ApiModel &Api, QualType T);
+/// c10::TensorOptions or tt::TensorOptions.
+bool isOptionsLike(const ApiModel &Api, QualType T);
+
+/// A tensor of a data-loader batch (`batch.data`, `batch.target`): on the
+/// cpu, with at least one dimension.
+TensorFact batchTensor(const ValueDecl *Batch);
+
+/// Whether factories without a dtype give float32 in this translation unit
+/// (DeviceDtypeAnalysis::setDefaultFloatKnown).
+bool defaultFloatKnown();
+
+/// The facts of Fn, analysed with Seed bound to its parameters (null: no
+/// context), cached under SeedKey. Null on recursion or past the budgets.
+const FunctionFacts *analyzeIn(const FunctionDecl *Fn, ASTContext &Ctx,
+                               const ApiModel &Api, const Env *Seed,
+                               const std::string &SeedKey);
+
+class FunctionAnalyzer {
+public:
+  /// \p Seed, when given, holds the facts of Fn's parameters at entry (the
+  /// caller's arguments); it must outlive run().
+  FunctionAnalyzer(const FunctionDecl *Fn, ASTContext &Ctx, const ApiModel &Api,
+                   const Env *Seed = nullptr)
+      : Fn(Fn), Ctx(Ctx), Api(Api), Seed(Seed) {}
+
+  /// Solver.cpp: the facts of the body at the fixed point.
+  FunctionFacts run();
+
+private:
+  // Pre-pass facts, flow-insensitive (Escapes.h).
+  bool isEscaped(const ValueDecl *D) const { return Body.Escaped.contains(D); }
+  const ValueDecl *resolveAlias(const ValueDecl *D) const {
+    auto It = Body.Aliases.find(D);
+    return It == Body.Aliases.end() ? D : It->second;
+  }
+
+  // Semantics.cpp: evaluation of expressions in the current environment.
+  TensorFact evalTensor(const Expr *E);
+  DeviceFact evalDevice(const Expr *E);
+  DTypeFact evalDType(const Expr *E);
+  OptionsFact evalOptions(const Expr *E);
+  ModuleFact evalModule(const Expr *E);
+  /// The facts of a std::tuple or std::pair value's elements (tensors; other
+  /// elements unknown), or nullopt when not known.
+  std::optional<llvm::SmallVector<TensorFact, 4>> evalTuple(const Expr *E);
+  /// The fact that holds for every element of a std::vector of tensors
+  /// (unreached: no element), unknown when not known.
+  TensorFact evalElements(const Expr *E);
+  const ValueDecl *moduleVar(const Expr *E);
+  /// A tracked std::vector variable and E reads one of its elements
+  /// (v[i], v.at(i), v.front(), v.back()), or null.
+  const ValueDecl *containerOf(const Expr *E) const;
+  TensorFact lookupTensor(const Key &K);
+  /// The tracked location E names: a variable, a member of one, an element
+  /// of a tuple variable (std::get<I>(t), pair.first, a structured binding).
+  std::optional<Key> tensorLocation(const Expr *E) const;
+  TensorFact evalCall(const CallExpr *CE);
+  TensorFact evalConversion(const CXXMemberCallExpr *MCE,
+                            const TensorFact &Self);
+  int methodRank(llvm::StringRef Name, const CXXMemberCallExpr *MCE,
+                 int Self);
+  TensorFact combine(llvm::ArrayRef<const Expr *> Args,
+                     llvm::ArrayRef<TensorFact> Facts, SourceLocation Loc);
+  /// The operands of a combining call as ATen sees them: the elements of a
+  /// braced list or of a vector of tensors each count.
+  /// \p KeepScalars: C++ numbers count too (with an unknown fact), for
+  /// type promotion.
+  void combinedOperands(const Expr *A, llvm::SmallVectorImpl<Operand> &Out,
+                        bool KeepScalars);
+  bool isTensorExpr(const Expr *E) const {
+    return E && Api.isTensorValueType(E->getType().getNonReferenceType()
+                                          .getUnqualifiedType());
+  }
+  /// A tensor or a std::vector of tensors (a TensorList argument).
+  bool isTensorOperand(const Expr *E) const {
+    return E && (isTensorExpr(E) ||
+                 Api.isInputVector(E->getType().getNonReferenceType()
+                                       .getUnqualifiedType()));
+  }
+  bool isModuleCall(const CallExpr *CE, const Expr *&ModuleE,
+                    const Expr *&Input) const;
+  const Expr *unwrapArgument(const Expr *E) const;
+  const Expr *unboxed(const Expr *E) const;
+  // Inside a constructor of the member's class, the member is being set up:
+  // what the class guarantees holds only once it is constructed.
+  bool inConstructorOf(const FieldDecl *F) const {
+    const auto *CD = dyn_cast<CXXConstructorDecl>(Fn);
+    return CD && CD->getParent() == F->getParent();
+  }
+
+  // Calls.cpp.
+  /// Analyses the user function \p Def that \p CE calls, with the facts of
+  /// the arguments bound to its parameters when they say anything. Null
+  /// when it cannot (recursion, depth or context budget). \p Seeded tells
+  /// whether a context was used.
+  const FunctionFacts *follow(const CallExpr *CE, const FunctionDecl *Def,
+                              bool *Seeded = nullptr);
+
+  // Transfer.cpp: effects of one CFG element, applied in evaluation order.
+  void transfer(const Stmt *S);
+  /// A constructor's member initialiser: the tensor member's first value.
+  void initialize(const CXXCtorInitializer *Init);
+  void forget(const VarDecl *VD);
+  void visit(const Stmt *S);
+  void visitContainerCall(const CXXMemberCallExpr *MCE, const ValueDecl *V);
+  void visitModuleMove(const CXXMemberCallExpr *MCE);
+  void assign(const Expr *LHS, const Expr *RHS);
+  void assignTensor(const Expr *LHS, const TensorFact &F);
+  void declare(const VarDecl *VD);
+  void recordSites(const Expr *E);
+
+  const FunctionDecl *Fn;
+  ASTContext &Ctx;
+  const ApiModel &Api;
+  const Env *Seed;
+  Env Cur;
+  bool Recording = false;
+  std::vector<Site> Sites;
+  llvm::DenseSet<const CallExpr *> RecordedCalls;
+  std::vector<FollowedCall> Calls;
+  TensorFact Returns;
+  BodyFacts Body;
+};
+
+} // namespace clang::tidy::tensor::analysis
+
+#endif // TENSOR_TIDY_CHECKS_ANALYSIS_FUNCTIONANALYZER_H

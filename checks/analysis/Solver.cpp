@@ -1,0 +1,123 @@
+//===--- Solver.cpp - The worklist over the CFG ---------------------------===//
+//
+// Runs the transfer functions over a function's CFG to the fixed point,
+// then replays each block once to record the sites with the facts that hold
+// there. The work is bounded (DeviceDtypeAnalysis.h): past the bounds the
+// function is given up, and the checks stay silent on it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionAnalyzer.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
+
+namespace clang::tidy::tensor::analysis {
+
+FunctionFacts FunctionAnalyzer::run() {
+  FunctionFacts Result;
+  const Stmt *FnBody = Fn->getBody();
+  if (!FnBody || Fn->isInvalidDecl() || Fn->isDependentContext())
+    return Result;
+  CFG::BuildOptions Opts;
+  Opts.AddImplicitDtors = false;
+  Opts.AddTemporaryDtors = false;
+  Opts.AddCXXDefaultInitExprInCtors = false;
+  // A constructor's member initialisers, for its tensor members.
+  Opts.AddInitializers = true;
+  // Lifetime ends let the environments forget variables that went out of
+  // scope, which keeps them small in long functions.
+  Opts.AddLifetime = true;
+  std::unique_ptr<CFG> G = CFG::buildCFG(Fn, const_cast<Stmt *>(FnBody), &Ctx,
+                                         Opts);
+  if (!G)
+    return Result;
+  Body = scanBody(FnBody, Api);
+
+  // Parameters: tensors and modules unknown, devices and dtypes symbolic.
+  Env Entry;
+  Entry.Reached = true;
+  for (const ParmVarDecl *P : Fn->parameters()) {
+    QualType T = P->getType().getNonReferenceType();
+    if (isDeviceLike(Api, T))
+      Entry.Devices[P] = DeviceFact::symbol(P, true);
+    else if (isDTypeLike(Api, T))
+      Entry.DTypes[P] = DTypeFact::symbol(P);
+  }
+  if (Seed)
+    Entry.overlay(*Seed);
+
+  std::vector<Env> Out(G->getNumBlockIDs());
+  std::vector<unsigned> Visits(G->getNumBlockIDs(), 0);
+  // Copying and joining environments costs their size; a function whose
+  // environments are large at many blocks would cost size x blocks. A work
+  // budget linear in the function's size bounds it: past the budget the
+  // analysis gives up on the function, like the per-block visit cap.
+  uint64_t Elements = 0;
+  for (const CFGBlock *B : *G)
+    Elements += B->size() + 1;
+  const uint64_t Budget =
+      DeviceDtypeAnalysis::BaseWork + DeviceDtypeAnalysis::WorkPerElement * Elements;
+  uint64_t Work = 0;
+  auto InOf = [&](const CFGBlock *B) {
+    Env In;
+    if (B == &G->getEntry())
+      return Entry;
+    for (const CFGBlock::AdjacentBlock &P : B->preds())
+      if (const CFGBlock *PB = P.getReachableBlock()) {
+        Work += Out[PB->getBlockID()].size() + 1;
+        joinInto(In, Out[PB->getBlockID()]);
+      }
+    return In;
+  };
+  auto RunBlock = [&](const CFGBlock *B) {
+    for (const CFGElement &El : *B) {
+      if (std::optional<CFGStmt> CS = El.getAs<CFGStmt>())
+        transfer(CS->getStmt());
+      else if (std::optional<CFGInitializer> CI = El.getAs<CFGInitializer>())
+        initialize(CI->getInitializer());
+      else if (std::optional<CFGLifetimeEnds> LE = El.getAs<CFGLifetimeEnds>())
+        forget(LE->getVarDecl());
+    }
+  };
+
+  // Blocks in reverse post-order (clang's ForwardDataflowWorklist), so a
+  // block usually runs after all its predecessors outside loops.
+  PostOrderCFGView Order(G.get());
+  ForwardDataflowWorklist Worklist(*G, &Order);
+  Worklist.enqueueBlock(&G->getEntry());
+  while (const CFGBlock *B = Worklist.dequeue()) {
+    if (++Visits[B->getBlockID()] > DeviceDtypeAnalysis::MaxVisitsPerBlock ||
+        Work > Budget)
+      return Result; // gave up: Complete stays false
+    Cur = InOf(B);
+    if (!Cur.Reached)
+      continue;
+    RunBlock(B);
+    if (Cur == Out[B->getBlockID()])
+      continue;
+    Out[B->getBlockID()] = std::move(Cur);
+    Worklist.enqueueSuccessors(B);
+  }
+
+  // Final pass: replay each reached block once from its fixed point and
+  // record the sites with the facts that hold there.
+  Recording = true;
+  for (const CFGBlock *B : *G) {
+    Cur = InOf(B);
+    if (Cur.Reached)
+      RunBlock(B);
+  }
+  // A constructor leaves its class's tensor members as they are at its exit.
+  if (isa<CXXConstructorDecl>(Fn))
+    if (const Env &Exit = Out[G->getExit().getBlockID()]; Exit.Reached)
+      for (const auto &[K, F] : Exit.Tensors)
+        if (!K.Var && K.Field)
+          Result.MemberExits.push_back({K.Field, F});
+  Result.Sites = std::move(Sites);
+  Result.Calls = std::move(Calls);
+  Result.Returns = Returns;
+  Result.Complete = true;
+  return Result;
+}
+
+} // namespace clang::tidy::tensor::analysis

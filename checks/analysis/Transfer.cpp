@@ -1,0 +1,335 @@
+//===--- Transfer.cpp - How statements change the environment ------------===//
+//
+// The transfer functions of the analysis: declarations, assignments, module
+// moves, what vectors and tuples of tensors hold, the end of a variable's
+// lifetime; and, in the final pass, the sites recorded for the checks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionAnalyzer.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+namespace clang::tidy::tensor::analysis {
+
+// A module created here: LibTorch and tt layers with parameters start with
+// them on the cpu in float32. A user-defined module's constructor may create
+// them anywhere, and a layer without parameters (a loss, an activation) has
+// no device of its own, so those start unknown.
+ModuleFact freshModule(const ApiModel &Api, const VarDecl *VD) {
+  if (!Api.isParameterizedBuiltinModule(Api.moduleBehind(VD->getType())))
+    return ModuleFact::unknown();
+  ModuleFact M;
+  M.Device = DeviceFact::cpu();
+  M.Type = DTypeFact::known(DType::Float32);
+  M.DeviceOrigin = M.TypeOrigin = {VD->getLocation(), Origin::ModuleCreated};
+  return M;
+}
+
+void FunctionAnalyzer::declare(const VarDecl *VD) {
+  QualType T = VD->getType();
+  const Expr *Init = VD->getInit();
+  // `for (const auto &t : tensors)`: each element of the vector.
+  if (auto It = Body.LoopElements.find(VD); It != Body.LoopElements.end()) {
+    TensorFact F = lookupTensor(Key(It->second));
+    Cur.Tensors[Key(VD)] = F.reached() ? F : TensorFact::unknown();
+    return;
+  }
+  if (T->isReferenceType())
+    return; // aliases are resolved; other references stay unknown
+  if (Api.isTensorValueType(T.getUnqualifiedType())) {
+    Cur.Tensors[Key(VD)] = Init ? evalTensor(Init) : TensorFact::unknown();
+  } else if (Api.isModuleHandleType(T)) {
+    const Expr *I = strip(Init);
+    bool Constructed = !I || isa<CXXConstructExpr>(I);
+    if (const auto *CE = dyn_cast_or_null<CallExpr>(I))
+      if (const FunctionDecl *FD = CE->getDirectCallee())
+        Constructed = FD->getIdentifier() && FD->getName() == "make_shared";
+    if (moduleVar(Init))
+      Cur.Modules[VD] = evalModule(Init);
+    else
+      Cur.Modules[VD] =
+          Constructed ? freshModule(Api, VD) : ModuleFact::unknown();
+  } else if (Api.isInputVector(T.getUnqualifiedType())) {
+    // A vector of tensors (or of IValues, a TorchScript call's inputs):
+    // one fact for all its elements, unreached while it is empty.
+    TensorFact In;
+    const auto *CE = dyn_cast_or_null<CXXConstructExpr>(strip(Init));
+    if (CE && writtenArgs(CE).empty())
+      In = TensorFact(); // empty
+    else if (!listElements(Init).empty() || referencedVar(Init))
+      In = evalElements(Init);
+    else if (CE && CE->isListInitialization())
+      In = TensorFact(); // `= {}`
+    else
+      In = TensorFact::unknown();
+    Cur.Tensors[Key(VD)] = In;
+  } else if (auto Types = tupleElementTypes(T)) {
+    auto Elements = Init ? evalTuple(Init) : std::nullopt;
+    for (unsigned I = 0; I < Types->size(); ++I)
+      Cur.Tensors[Key(VD, nullptr, static_cast<int>(I))] =
+          Elements && I < Elements->size() ? (*Elements)[I]
+                                           : TensorFact::unknown();
+  } else if (isOptionsLike(Api, T)) {
+    Cur.Options[VD] = Init ? evalOptions(Init) : OptionsFact();
+  } else if (isDeviceLike(Api, T)) {
+    DeviceFact D = Init ? evalDevice(Init) : DeviceFact::unknown();
+    if (D.Kind == FactKind::Unknown)
+      D = DeviceFact::symbol(VD, /*MayBeCuda=*/true);
+    Cur.Devices[VD] = D;
+  } else if (isDTypeLike(Api, T)) {
+    DTypeFact D = Init ? evalDType(Init) : DTypeFact::unknown();
+    if (D.Kind == FactKind::Unknown)
+      D = DTypeFact::symbol(VD);
+    Cur.DTypes[VD] = D;
+  }
+}
+
+void FunctionAnalyzer::assignTensor(const Expr *LHS, const TensorFact &F) {
+  if (std::optional<Key> K = tensorLocation(LHS)) {
+    Cur.Tensors[*K] = F;
+    return;
+  }
+  // v[i] = x: the vector's elements may now be x as well.
+  if (const ValueDecl *V = containerOf(LHS)) {
+    TensorFact &All = Cur.Tensors[Key(V)];
+    All = All.reached() ? join(All, F) : F;
+  }
+}
+
+void FunctionAnalyzer::assign(const Expr *LHS, const Expr *RHS) {
+  LHS = strip(LHS);
+  QualType T = LHS->getType().getNonReferenceType().getUnqualifiedType();
+  if (Api.isTensorValueType(T)) {
+    assignTensor(LHS, evalTensor(RHS));
+    return;
+  }
+  const ValueDecl *D = referencedVar(LHS);
+  if (!D)
+    return;
+  D = resolveAlias(D);
+  if (Api.isModuleHandleType(T))
+    Cur.Modules[D] = evalModule(RHS);
+  else if (Api.isInputVector(T))
+    Cur.Tensors[Key(D)] = evalElements(RHS);
+  else if (auto Types = tupleElementTypes(T)) {
+    auto Elements = evalTuple(RHS);
+    for (unsigned I = 0; I < Types->size(); ++I)
+      Cur.Tensors[Key(D, nullptr, static_cast<int>(I))] =
+          Elements && I < Elements->size() ? (*Elements)[I]
+                                           : TensorFact::unknown();
+  } else if (isOptionsLike(Api, T))
+    Cur.Options[D] = evalOptions(RHS);
+  else if (isDeviceLike(Api, T))
+    Cur.Devices[D] = evalDevice(RHS);
+  else if (isDTypeLike(Api, T))
+    Cur.DTypes[D] = evalDType(RHS);
+}
+
+void FunctionAnalyzer::recordSites(const Expr *E) {
+  const auto *CE = dyn_cast<CallExpr>(E);
+  if (!CE || E->containsErrors())
+    return;
+  const FunctionDecl *FD = CE->getDirectCallee();
+  // A call is visited again as part of each enclosing CFG element (the
+  // declaration that holds it, say): record it once.
+  if (!FD || !RecordedCalls.insert(CE).second)
+    return;
+  const Expr *ModuleE = nullptr, *Input = nullptr;
+  const bool ModuleCall = isModuleCall(CE, ModuleE, Input);
+  if (!ModuleCall)
+    if (const FunctionDecl *Def = userCallee(CE, Api)) {
+      bool Seeded = false;
+      if (const FunctionFacts *F = follow(CE, Def, &Seeded); F && Seeded)
+        Calls.push_back({CE, Def, F});
+      return;
+    }
+  auto NewSite = [&](Site::Kind K) {
+    Site S;
+    S.K = K;
+    S.Call = CE;
+    S.Callee = FD;
+    S.Function = Fn;
+    return S;
+  };
+  if (ModuleCall) {
+    Site S = NewSite(Site::ModuleCall);
+    S.ModuleExpr = ModuleE;
+    S.Module = evalModule(ModuleE);
+    S.ModuleClass = Api.moduleBehind(throughDeref(ModuleE)->getType());
+    S.Operands.push_back({Input, evalTensor(Input)});
+    // criterion(output, target): a loss module combines its inputs like
+    // torch::nll_loss does, so they must share a device.
+    if (Api.isLossModule(S.ModuleClass)) {
+      Site L = NewSite(Site::Combine);
+      for (unsigned I = objectArguments(CE); I < CE->getNumArgs(); ++I)
+        if (!isa<CXXDefaultArgExpr>(CE->getArg(I)))
+          combinedOperands(CE->getArg(I), L.Operands, /*KeepScalars=*/false);
+      if (L.Operands.size() >= 2)
+        Sites.push_back(std::move(L));
+    }
+    Sites.push_back(std::move(S));
+    return;
+  }
+  if (!Api.isCombining(FD))
+    return;
+  Site S = NewSite(Site::Combine);
+  S.NonPromoting = Api.isNonPromotingMatmul(FD);
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
+    combinedOperands(MCE->getImplicitObjectArgument(), S.Operands, false);
+  for (const Expr *A : CE->arguments())
+    if (!isa<CXXDefaultArgExpr>(A))
+      combinedOperands(A, S.Operands, false);
+  if (S.Operands.size() >= 2)
+    Sites.push_back(std::move(S));
+}
+
+// What a method call on a vector of tensors does to its elements.
+void FunctionAnalyzer::visitContainerCall(const CXXMemberCallExpr *MCE,
+                                          const ValueDecl *V) {
+  const CXXMethodDecl *MD = MCE->getMethodDecl();
+  TensorFact &In = Cur.Tensors[Key(V)];
+  if (MD->isConst() || !MD->getIdentifier())
+    return;
+  llvm::StringRef N = MD->getName();
+  // Reads through a non-const vector, and calls that add no element.
+  if (N == "at" || N == "front" || N == "back" || N == "begin" || N == "end" ||
+      N == "size" || N == "empty" || N == "reserve" || N == "pop_back" ||
+      N == "shrink_to_fit")
+    return;
+  if (N == "clear") {
+    In = TensorFact();
+    return;
+  }
+  const Expr *T = MCE->getNumArgs() == 1 ? unboxed(MCE->getArg(0)) : nullptr;
+  if ((N == "push_back" || N == "emplace_back") && isTensorExpr(T))
+    In = In.reached() ? join(In, evalTensor(T)) : evalTensor(T);
+  else
+    In = TensorFact::unknown();
+}
+
+void FunctionAnalyzer::visitModuleMove(const CXXMemberCallExpr *MCE) {
+  const CXXMethodDecl *MD = MCE->getMethodDecl();
+  const ValueDecl *D = moduleVar(MCE->getImplicitObjectArgument());
+  if (!D)
+    return;
+  ModuleFact &M = Cur.Modules[D];
+  if (M.Device.Kind == FactKind::Unreached)
+    M = ModuleFact::unknown();
+  Origin Here{MCE->getExprLoc(), Origin::ModuleMoved};
+  llvm::StringRef N = MD->getName();
+  if (N == "cuda")
+    M.Device = DeviceFact::cuda(), M.DeviceOrigin = Here;
+  else if (N == "cpu")
+    M.Device = DeviceFact::cpu(), M.DeviceOrigin = Here;
+  else if (N == "half")
+    M.Type = DTypeFact::known(DType::Float16), M.TypeOrigin = Here;
+  else if (N == "bfloat16")
+    M.Type = DTypeFact::known(DType::BFloat16), M.TypeOrigin = Here;
+  else
+    for (const Expr *A : MCE->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        continue;
+      if (isDeviceLike(Api, A->getType())) {
+        M.Device = evalDevice(A), M.DeviceOrigin = Here;
+        M.MoveDeviceArg = strip(A);
+      } else if (isDTypeLike(Api, A->getType())) {
+        M.Type = evalDType(A), M.TypeOrigin = Here;
+      }
+    }
+}
+
+// Applies the effects of S and its subexpressions in evaluation order.
+// Branches of ?:, && and || and the bodies of lambdas and statement
+// expressions are elements of other CFG blocks or other functions.
+void FunctionAnalyzer::visit(const Stmt *S) {
+  if (!S || isa<LambdaExpr, StmtExpr, ConditionalOperator,
+                BinaryConditionalOperator>(S))
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isLogicalOp())
+    return;
+  for (const Stmt *Child : S->children())
+    visit(Child);
+
+  if (Recording)
+    if (const auto *E = dyn_cast<Expr>(S))
+      recordSites(E);
+  if (Recording)
+    if (const auto *RS = dyn_cast<ReturnStmt>(S))
+      if (const Expr *RV = RS->getRetValue();
+          RV && Api.isTensorValueType(
+                    Fn->getReturnType().getUnqualifiedType()))
+        Returns = Returns.reached() ? join(Returns, evalTensor(RV))
+                                    : evalTensor(RV);
+
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(S)) {
+    if (OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2)
+      assign(OCE->getArg(0), OCE->getArg(1));
+    return;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->getOpcode() == BO_Assign)
+      assign(BO->getLHS(), BO->getRHS());
+    return;
+  }
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(S)) {
+    const CXXMethodDecl *MD = MCE->getMethodDecl();
+    if (!MD)
+      return;
+    if (const ValueDecl *V = referencedVar(MCE->getImplicitObjectArgument());
+        V && Api.isInputVector(
+                 V->getType().getNonReferenceType().getUnqualifiedType())) {
+      visitContainerCall(MCE, resolveAlias(V));
+      return;
+    }
+    if (Api.isModuleMove(MD))
+      visitModuleMove(MCE);
+    return;
+  }
+}
+
+void FunctionAnalyzer::forget(const VarDecl *VD) {
+  Cur.Tensors.erase(Key(VD));
+  Cur.Modules.erase(VD);
+  Cur.Devices.erase(VD);
+  Cur.DTypes.erase(VD);
+  Cur.Options.erase(VD);
+  if (auto Types = tupleElementTypes(VD->getType()))
+    for (unsigned I = 0; I < Types->size(); ++I)
+      Cur.Tensors.erase(Key(VD, nullptr, static_cast<int>(I)));
+  // A batch's members live and die with it.
+  if (Body.BatchVars.contains(VD))
+    for (auto It = Cur.Tensors.begin(); It != Cur.Tensors.end();) {
+      auto Next = std::next(It);
+      if (It->first.Var == VD)
+        Cur.Tensors.erase(It);
+      It = Next;
+    }
+}
+
+void FunctionAnalyzer::initialize(const CXXCtorInitializer *Init) {
+  const FieldDecl *F = Init->getMember();
+  const Expr *E = Init->getInit();
+  if (!F || !E || !Api.isTensorValueType(F->getType().getUnqualifiedType()))
+    return;
+  // A default member initialiser (`torch::Tensor mean_ = ...;`).
+  if (const auto *Default = dyn_cast<CXXDefaultInitExpr>(strip(E)))
+    E = Default->getExpr();
+  visit(E);
+  Cur.Tensors[Key(nullptr, F)] = evalTensor(E);
+}
+
+void FunctionAnalyzer::transfer(const Stmt *S) {
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D)) {
+        if (VD->getInit())
+          visit(VD->getInit());
+        declare(VD);
+      }
+    return;
+  }
+  visit(S);
+}
+
+} // namespace clang::tidy::tensor::analysis

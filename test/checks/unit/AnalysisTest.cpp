@@ -1,0 +1,197 @@
+//===--- AnalysisTest.cpp - ATen's semantics as the analysis models them --===//
+//
+// Each test parses a small translation unit against the mock LibTorch
+// headers of the lit tests, analyses one function, and checks what the
+// analysis says it returns or what it records at the sites it finds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/DeviceDtypeAnalysis.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include <gtest/gtest.h>
+
+namespace clang::tidy::tensor {
+namespace {
+
+using namespace ast_matchers;
+
+class AnalysisTest : public ::testing::Test {
+protected:
+  /// Parses `#include <torch/torch.h>` + \p Code and analyses `f`.
+  const FunctionFacts &analyze(llvm::StringRef Code) {
+    std::string Source = "#include <torch/torch.h>\n#include <tuple>\n";
+    Source += Code;
+    AST = tooling::buildASTFromCodeWithArgs(
+        Source,
+        {"-std=c++17", "-isystem", TT_MOCK_LIBTORCH,
+         "-resource-dir=" TT_CLANG_RESOURCE_DIR},
+        "input.cc");
+    EXPECT_TRUE(AST);
+    if (!AST)
+      return Nothing;
+    EXPECT_FALSE(AST->getDiagnostics().hasErrorOccurred());
+    ASTContext &Ctx = AST->getASTContext();
+    auto Found = match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx);
+    EXPECT_EQ(Found.size(), 1u);
+    if (Found.empty())
+      return Nothing;
+    const auto *Fn = Found[0].getNodeAs<FunctionDecl>("f");
+    DeviceDtypeAnalysis::reset();
+    return DeviceDtypeAnalysis::analyze(Fn, Ctx, Api);
+  }
+
+  /// What `f` returns.
+  TensorFact returns(llvm::StringRef Code) {
+    const FunctionFacts &F = analyze(Code);
+    EXPECT_TRUE(F.Complete);
+    return F.Returns;
+  }
+
+  ApiModel Api;
+  std::unique_ptr<ASTUnit> AST;
+  FunctionFacts Nothing;
+};
+
+// --- Factories and conversions ------------------------------------------------
+
+TEST_F(AnalysisTest, FactoriesStartOnTheCpuInTheDefaultDtype) {
+  TensorFact R = returns("at::Tensor f() { return torch::zeros({2, 3}); }");
+  EXPECT_TRUE(R.Device.isCpu());
+  EXPECT_EQ(R.Type, DTypeFact::known(DType::Float32));
+  EXPECT_EQ(R.Dim, 2);
+}
+
+TEST_F(AnalysisTest, FactoryOptionsSetDeviceAndDtype) {
+  TensorFact R = returns(
+      "at::Tensor f() { return torch::ones({4}, "
+      "torch::TensorOptions().dtype(torch::kHalf).device(torch::kCUDA)); }");
+  EXPECT_EQ(R.Device, DeviceFact::cuda());
+  EXPECT_EQ(R.Type, DTypeFact::known(DType::Float16));
+  EXPECT_EQ(R.Dim, 1);
+}
+
+TEST_F(AnalysisTest, ConversionsChangeOnlyWhatTheyName) {
+  TensorFact R = returns(
+      "at::Tensor f() { return torch::randn({2, 2}).to(torch::kHalf).cuda(); }");
+  EXPECT_EQ(R.Device, DeviceFact::cuda());
+  EXPECT_EQ(R.Type, DTypeFact::known(DType::Float16));
+  EXPECT_EQ(R.Dim, 2);
+}
+
+TEST_F(AnalysisTest, DeviceParametersAreSymbolic) {
+  TensorFact R = returns(
+      "at::Tensor f(torch::Device d) { return torch::ones({2}).to(d); }");
+  EXPECT_EQ(R.Device.Kind, FactKind::Symbolic);
+  EXPECT_TRUE(R.Device.SymbolMayBeCuda);
+}
+
+// --- Ops that combine tensors ------------------------------------------------
+
+TEST_F(AnalysisTest, ArithmeticPromotesDtypes) {
+  TensorFact R = returns(
+      "at::Tensor f() { return torch::ones({2}, torch::kHalf) + "
+      "torch::ones({2}, torch::kFloat); }");
+  EXPECT_EQ(R.Type, DTypeFact::known(DType::Float32));
+  EXPECT_TRUE(R.Device.isCpu());
+}
+
+TEST_F(AnalysisTest, CpuScalarTakesTheOtherDevice) {
+  TensorFact R = returns(
+      "at::Tensor f() { return torch::ones({}) * "
+      "torch::ones({3}, torch::kCUDA); }");
+  EXPECT_EQ(R.Device, DeviceFact::cuda());
+}
+
+TEST_F(AnalysisTest, CombineSiteRecordsEachOperand) {
+  const FunctionFacts &F = analyze(
+      "void f() { auto a = torch::ones({2}); "
+      "auto b = torch::ones({2}, torch::kCUDA); auto c = a + b; }");
+  ASSERT_TRUE(F.Complete);
+  ASSERT_EQ(F.Sites.size(), 1u);
+  const Site &S = F.Sites[0];
+  EXPECT_EQ(S.K, Site::Combine);
+  ASSERT_EQ(S.Operands.size(), 2u);
+  EXPECT_TRUE(S.Operands[0].Fact.Device.isCpu());
+  EXPECT_EQ(S.Operands[1].Fact.Device, DeviceFact::cuda());
+  EXPECT_TRUE(provablyDifferent(S.Operands[0].Fact.Device,
+                                S.Operands[1].Fact.Device));
+}
+
+// --- Flow ----------------------------------------------------------------------
+
+TEST_F(AnalysisTest, PathsThatDisagreeGiveUnknown) {
+  TensorFact R = returns(
+      "at::Tensor f(bool c) { auto x = torch::ones({2}); "
+      "if (c) x = x.cuda(); return x; }");
+  EXPECT_EQ(R.Device.Kind, FactKind::Unknown);
+  EXPECT_EQ(R.Type, DTypeFact::known(DType::Float32));
+}
+
+TEST_F(AnalysisTest, EscapedVariablesAreUnknown) {
+  TensorFact R = returns(
+      "void g(at::Tensor &);\n"
+      "at::Tensor f() { auto x = torch::ones({2}); g(x); return x; }");
+  EXPECT_EQ(R.Device.Kind, FactKind::Unknown);
+}
+
+// --- Vectors, tuples, options --------------------------------------------------
+
+TEST_F(AnalysisTest, VectorElementsShareOneFact) {
+  TensorFact R = returns(
+      "at::Tensor f() { std::vector<at::Tensor> v; "
+      "for (int i = 0; i < 3; ++i) v.push_back(torch::ones({2})); "
+      "return torch::stack(v); }");
+  EXPECT_TRUE(R.Device.isCpu());
+  EXPECT_EQ(R.Dim, 2);
+}
+
+TEST_F(AnalysisTest, VectorElementWrittenJoins) {
+  TensorFact R = returns(
+      "at::Tensor f() { std::vector<at::Tensor> v{torch::ones({2})}; "
+      "v[0] = v[0].cuda(); return v[0]; }");
+  EXPECT_EQ(R.Device.Kind, FactKind::Unknown);
+}
+
+TEST_F(AnalysisTest, VectorPassedByReferenceIsUnknown) {
+  TensorFact R = returns(
+      "void fill(std::vector<at::Tensor> &);\n"
+      "at::Tensor f() { std::vector<at::Tensor> v{torch::ones({2})}; "
+      "fill(v); return v[0]; }");
+  EXPECT_EQ(R.Device.Kind, FactKind::Unknown);
+}
+
+TEST_F(AnalysisTest, TupleElementsAreTrackedOneByOne) {
+  TensorFact R = returns(
+      "at::Tensor f() { auto t = std::make_tuple(torch::ones({2}), "
+      "torch::ones({2}, torch::kCUDA)); return std::get<1>(t); }");
+  EXPECT_EQ(R.Device, DeviceFact::cuda());
+  TensorFact First = returns(
+      "at::Tensor f() { auto t = std::make_tuple(torch::ones({2}), "
+      "torch::ones({2}, torch::kCUDA)); auto [a, b] = t; return a; }");
+  EXPECT_TRUE(First.Device.isCpu());
+}
+
+TEST_F(AnalysisTest, TiedTupleIsUnknown) {
+  TensorFact R = returns(
+      "std::tuple<at::Tensor, at::Tensor> next();\n"
+      "at::Tensor f() { at::Tensor a = torch::ones({2}), b; "
+      "std::tie(a, b) = next(); return a; }");
+  EXPECT_EQ(R.Device.Kind, FactKind::Unknown);
+}
+
+TEST_F(AnalysisTest, OptionsVariablesKeepTheirDevice) {
+  TensorFact R = returns(
+      "at::Tensor f() { auto o = torch::TensorOptions().device(torch::kCUDA); "
+      "return torch::zeros({2}, o); }");
+  EXPECT_EQ(R.Device, DeviceFact::cuda());
+  TensorFact Changed = returns(
+      "at::Tensor f(torch::Device d) { auto o = torch::TensorOptions(); "
+      "o = o.device(d); return torch::zeros({2}, o); }");
+  EXPECT_EQ(Changed.Device.Kind, FactKind::Symbolic);
+}
+
+} // namespace
+} // namespace clang::tidy::tensor

@@ -1,0 +1,75 @@
+//===--- LatticeTest.cpp - The analysis' lattice --------------------------===//
+
+#include "analysis/Lattice.h"
+#include <gtest/gtest.h>
+
+namespace clang::tidy::tensor {
+namespace {
+
+TEST(Lattice, DeviceJoinIsExact) {
+  DeviceFact Unreached;
+  EXPECT_EQ(join(Unreached, DeviceFact::cpu()), DeviceFact::cpu());
+  EXPECT_EQ(join(DeviceFact::cuda(), Unreached), DeviceFact::cuda());
+  EXPECT_EQ(join(DeviceFact::cpu(), DeviceFact::cpu()), DeviceFact::cpu());
+  EXPECT_EQ(join(DeviceFact::cpu(), DeviceFact::cuda()).Kind, FactKind::Unknown);
+  // Two cuda devices: still some cuda device, which differs from the cpu.
+  EXPECT_EQ(join(DeviceFact::cuda(0), DeviceFact::cuda(1)), DeviceFact::cuda());
+  EXPECT_EQ(join(DeviceFact::unknown(), DeviceFact::cpu()).Kind,
+            FactKind::Unknown);
+}
+
+TEST(Lattice, DTypeJoinIsExact) {
+  DTypeFact Half = DTypeFact::known(DType::Float16);
+  EXPECT_EQ(join(DTypeFact(), Half), Half);
+  EXPECT_EQ(join(Half, Half), Half);
+  EXPECT_EQ(join(Half, DTypeFact::known(DType::Float32)).Kind,
+            FactKind::Unknown);
+}
+
+// c10::promoteTypes, as torch.promote_types prints it.
+TEST(Lattice, PromoteTypesFollowsC10) {
+  EXPECT_EQ(promoteTypes(DType::Float16, DType::Float32), DType::Float32);
+  EXPECT_EQ(promoteTypes(DType::Int64, DType::Float16), DType::Float16);
+  EXPECT_EQ(promoteTypes(DType::Bool, DType::Int32), DType::Int32);
+  EXPECT_EQ(promoteTypes(DType::UInt8, DType::Int8), DType::Int16);
+  EXPECT_EQ(promoteTypes(DType::BFloat16, DType::Float16), DType::Float32);
+  EXPECT_EQ(promoteTypes(DType::Float64, DType::Int64), DType::Float64);
+  for (DType T : {DType::Bool, DType::Int32, DType::Float16, DType::Float64})
+    EXPECT_EQ(promoteTypes(T, T), T);
+}
+
+TEST(Lattice, ProvablyDifferentOnlyWhenEveryRunFails) {
+  EXPECT_TRUE(provablyDifferent(DeviceFact::cpu(), DeviceFact::cuda()));
+  EXPECT_TRUE(provablyDifferent(DeviceFact::cuda(0), DeviceFact::cuda(1)));
+  EXPECT_FALSE(provablyDifferent(DeviceFact::cuda(), DeviceFact::cuda(1)));
+  EXPECT_FALSE(provablyDifferent(DeviceFact::cpu(), DeviceFact::cpu()));
+  EXPECT_FALSE(provablyDifferent(DeviceFact::cpu(), DeviceFact::unknown()));
+  // A Device variable that may hold cuda: the seeds' bug on a GPU machine.
+  int Anchor = 0;
+  const auto *Var = reinterpret_cast<const ValueDecl *>(&Anchor);
+  EXPECT_TRUE(provablyDifferent(DeviceFact::cpu(),
+                                DeviceFact::symbol(Var, /*MayBeCuda=*/true)));
+  EXPECT_FALSE(provablyDifferent(DeviceFact::cpu(),
+                                 DeviceFact::symbol(Var, /*MayBeCuda=*/false)));
+  EXPECT_FALSE(provablyDifferent(DeviceFact::symbol(Var, true),
+                                 DeviceFact::symbol(Var, true)));
+}
+
+TEST(Lattice, CpuScalarsMixWithAnyDevice) {
+  TensorFact F = TensorFact::unknown();
+  F.Device = DeviceFact::cpu();
+  F.Dim = 0;
+  EXPECT_TRUE(F.mayBeCpuScalar());
+  F.Dim = -1; // unknown rank: may be 0-dim
+  EXPECT_TRUE(F.mayBeCpuScalar());
+  F.Dim = -2; // at least one dimension
+  EXPECT_FALSE(F.mayBeCpuScalar());
+  F.Dim = 2;
+  EXPECT_FALSE(F.mayBeCpuScalar());
+  F.Dim = 0;
+  F.Device = DeviceFact::cuda();
+  EXPECT_FALSE(F.mayBeCpuScalar());
+}
+
+} // namespace
+} // namespace clang::tidy::tensor
