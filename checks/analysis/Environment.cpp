@@ -54,7 +54,35 @@ void joinInto(Env &Into, const Env &From) {
   }
   joinMaps(Into.Tensors, From.Tensors, [] { return TensorFact::unknown(); });
   joinMaps(Into.Modules, From.Modules, [] { return ModuleFact::unknown(); });
-  joinMaps(Into.Devices, From.Devices, [] { return DeviceFact::unknown(); });
+  // A Device variable that paths set differently (`Device d(kCPU); if
+  // (cuda::is_available()) d = kCUDA;`) holds one of those values: its
+  // own symbolic value from here on, which may be cuda if either path's is.
+  for (auto &[Var, D] : Into.Devices) {
+    auto It = From.Devices.find(Var);
+    if (It == From.Devices.end()) {
+      D = DeviceFact::unknown();
+      continue;
+    }
+    const DeviceFact &O = It->second;
+    DeviceFact J = join(D, O);
+    if (J.Kind == FactKind::Unknown && D.Kind != FactKind::Unknown &&
+        O.Kind != FactKind::Unknown) {
+      auto MayBeCuda = [&](const DeviceFact &F) {
+        return F.isKnown() ? F.IsCuda
+                           : F.Kind == FactKind::Symbolic && F.SymbolMayBeCuda;
+      };
+      // Only the variable's own value, or known devices, name it.
+      auto Names = [&](const DeviceFact &F) {
+        return F.isKnown() || (F.Kind == FactKind::Symbolic && F.Symbol == Var);
+      };
+      if (Names(D) && Names(O))
+        J = DeviceFact::symbol(Var, MayBeCuda(D) || MayBeCuda(O));
+    }
+    D = J;
+  }
+  for (auto &[Var, D] : From.Devices)
+    if (!Into.Devices.count(Var))
+      Into.Devices[Var] = DeviceFact::unknown();
   joinMaps(Into.DTypes, From.DTypes, [] { return DTypeFact::unknown(); });
   joinMaps(Into.Options, From.Options, [] { return OptionsFact::unknown(); });
 }

@@ -47,6 +47,17 @@ bool isModuleCallee(const FunctionDecl *FD, const ApiModel &Api) {
           Api.isModuleHolder(MD->getParent()));
 }
 
+// Standard functions that take forwarding references only to copy (or, for
+// an rvalue, move) their arguments into a new object: make_tuple(h, c) and
+// v.emplace_back(x) leave h, c and x as they were.
+bool copiesArguments(const FunctionDecl *FD) {
+  if (!FD->isInStdNamespace() || !FD->getIdentifier())
+    return false;
+  llvm::StringRef N = FD->getName();
+  return N == "make_tuple" || N == "make_pair" || N == "emplace_back" ||
+         N == "emplace" || N == "make_shared" || N == "make_unique";
+}
+
 class EscapeScanner : public RecursiveASTVisitor<EscapeScanner> {
 public:
   EscapeScanner(BodyFacts &Out, const ApiModel &Api) : Out(Out), Api(Api) {}
@@ -169,6 +180,13 @@ public:
     // is judged where it is used (an assignment, a reference bound to it).
     if (tupleGet(CE))
       return true;
+    // The copy of a module handle still shares the module.
+    if (copiesArguments(FD)) {
+      for (const Expr *Arg : CE->arguments())
+        if (Api.isModuleHandleType(Arg->getType()))
+          escape(Arg);
+      return true;
+    }
     if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE);
         OCE && OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2) {
       if (Api.isModuleHandleType(OCE->getArg(1)->getType()))

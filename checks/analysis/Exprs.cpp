@@ -231,4 +231,24 @@ std::optional<std::pair<unsigned, const Expr *>> tupleGet(const Expr *E) {
       CE->getArg(0));
 }
 
+llvm::SmallVector<const Expr *, 4> tupleArguments(const Expr *E) {
+  E = strip(E);
+  if (!E || !tupleElementTypes(E->getType()))
+    return {};
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    auto Args = writtenArgs(CE);
+    if (Args.size() == 1 && !isa<InitListExpr>(strip(Args[0])))
+      return tupleArguments(Args[0]); // a converting copy
+    return {Args.begin(), Args.end()};
+  }
+  if (const auto *ILE = dyn_cast<InitListExpr>(E))
+    return {ILE->inits().begin(), ILE->inits().end()};
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *FD = Call->getDirectCallee();
+        FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+        (FD->getName() == "make_tuple" || FD->getName() == "make_pair"))
+      return {Call->arg_begin(), Call->arg_end()};
+  return {};
+}
+
 } // namespace clang::tidy::tensor::analysis

@@ -64,6 +64,11 @@ std::optional<llvm::SmallVector<QualType, 4>> tupleElementTypes(QualType T);
 /// other expression.
 std::optional<std::pair<unsigned, const Expr *>> tupleGet(const Expr *E);
 
+/// The elements of a tuple written in place: the arguments of
+/// std::make_tuple / std::make_pair, of a std::tuple or std::pair
+/// construction, or of a braced list of a tuple type; empty otherwise.
+llvm::SmallVector<const Expr *, 4> tupleArguments(const Expr *E);
+
 } // namespace clang::tidy::tensor::analysis
 
 #endif // TENSOR_TIDY_CHECKS_ANALYSIS_EXPRS_H

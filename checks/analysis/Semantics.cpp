@@ -781,21 +781,17 @@ FunctionAnalyzer::evalTuple(const Expr *E) {
       Out.push_back(join((*A)[I], (*B)[I]));
     return Out;
   }
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    llvm::SmallVector<const Expr *, 4> Args(writtenArgs(CE));
-    if (Args.size() == 1 && !isa<InitListExpr>(strip(Args[0])))
-      return evalTuple(Args[0]); // a converting copy
+  if (auto Args = tupleArguments(E); !Args.empty())
     return FromArgs(Args);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    auto Args = writtenArgs(CE);
+    return Args.size() == 1 ? evalTuple(Args[0]) // a converting copy
+                            : std::nullopt;
   }
-  if (const auto *ILE = dyn_cast<InitListExpr>(E))
-    return FromArgs({ILE->getInits(), ILE->getNumInits()});
   const auto *Call = dyn_cast<CallExpr>(E);
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
   if (!FD)
     return std::nullopt;
-  if (FD->isInStdNamespace() && FD->getIdentifier() &&
-      (FD->getName() == "make_tuple" || FD->getName() == "make_pair"))
-    return FromArgs({Call->getArgs(), Call->getNumArgs()});
   // A module's output: where the module is, as for a tensor output.
   const Expr *ModuleE = nullptr, *Input = nullptr;
   if (isModuleCall(Call, ModuleE, Input)) {

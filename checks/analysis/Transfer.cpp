@@ -168,6 +168,32 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
       if (L.Operands.size() >= 2)
         Sites.push_back(std::move(L));
     }
+    // A built-in layer's other inputs (an LSTM's state, as a tensor or a
+    // tuple written in the call) must be on its device too.
+    llvm::SmallVector<const Expr *, 2> Extra;
+    if (Api.isParameterizedBuiltinModule(S.ModuleClass))
+      for (unsigned I = objectArguments(CE); I < CE->getNumArgs(); ++I) {
+        const Expr *A = CE->getArg(I);
+        if (A == Input || isa<CXXDefaultArgExpr>(A))
+          continue;
+        if (isTensorExpr(A)) {
+          Extra.push_back(A);
+          continue;
+        }
+        // Through the optional<tuple<...>> the parameter takes.
+        for (unsigned Depth = 0; Depth < 3; ++Depth)
+          if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(strip(A));
+              C && !C->isListInitialization() && writtenArgs(C).size() == 1)
+            A = writtenArgs(C)[0];
+        for (const Expr *El : tupleArguments(A))
+          if (isTensorExpr(El))
+            Extra.push_back(El);
+      }
+    for (const Expr *A : Extra) {
+      Site E = S;
+      E.Operands = {{A, evalTensor(A)}};
+      Sites.push_back(std::move(E));
+    }
     Sites.push_back(std::move(S));
     return;
   }

@@ -110,3 +110,29 @@ void pair_same_device() {
   p.second = p.second.cuda();
   auto s = p.first + p.second;
 }
+
+// --- An LSTM's state -----------------------------------------------------------
+
+void lstm_state_on_cpu(torch::Device device) {
+  torch::nn::LSTM lstm(torch::nn::LSTMOptions(10, 20));
+  lstm->to(device);
+  auto x = torch::randn({5, 3, 10}).to(device);
+  auto h = torch::zeros({1, 3, 20});
+  auto c = torch::zeros({1, 3, 20});
+  auto out = lstm->forward(x, std::make_tuple(h, c));
+  // CHECK-MESSAGES: :[[@LINE-1]]:47: warning: input 'h' is on cpu but 'lstm' is on 'device' [tensor-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE-4]]:12: note: 'h' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE-7]]:9: note: 'lstm' was moved to 'device' here
+  // CHECK-FIXES: auto out = lstm->forward(x, std::make_tuple(h.to(device), c));
+}
+
+void lstm_state_moved(torch::Device device) {
+  torch::nn::LSTM lstm(torch::nn::LSTMOptions(10, 20));
+  lstm->to(device);
+  auto x = torch::randn({5, 3, 10}).to(device);
+  auto h = torch::zeros({1, 3, 20}).to(device);
+  auto c = torch::zeros({1, 3, 20}, torch::TensorOptions().device(device));
+  auto out = lstm->forward(x, std::make_tuple(h, c));
+  auto [y, state] = lstm->forward(x, std::make_tuple(h, c));
+  auto next = lstm->forward(y, state);
+}

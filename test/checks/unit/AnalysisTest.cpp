@@ -130,6 +130,18 @@ TEST_F(AnalysisTest, PathsThatDisagreeGiveUnknown) {
   EXPECT_EQ(R.Type, DTypeFact::known(DType::Float32));
 }
 
+TEST_F(AnalysisTest, DeviceVariableSetOnSomePathsIsSymbolic) {
+  TensorFact R = returns(
+      "at::Tensor f(bool c) { torch::Device d(torch::kCPU); "
+      "if (c) d = torch::Device(torch::kCUDA); return torch::ones({2}).to(d); }");
+  EXPECT_EQ(R.Device.Kind, FactKind::Symbolic);
+  EXPECT_TRUE(R.Device.SymbolMayBeCuda);
+  TensorFact Cpu = returns(
+      "at::Tensor f(bool c) { torch::Device d(torch::kCPU); "
+      "if (c) d = torch::Device(torch::kCPU); return torch::ones({2}).to(d); }");
+  EXPECT_TRUE(Cpu.Device.isCpu());
+}
+
 TEST_F(AnalysisTest, EscapedVariablesAreUnknown) {
   TensorFact R = returns(
       "void g(at::Tensor &);\n"
