@@ -265,25 +265,10 @@ private:
     return Api.isBatchClass(
         Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl());
   }
-  // The vector whose element E reads: v[i], v.at(i), v.front(), v.back().
-  static const ValueDecl *elementOf(const Expr *E) {
-    E = strip(E);
-    if (const auto *OCE = dyn_cast_or_null<CXXOperatorCallExpr>(E)) {
-      if (OCE->getOperator() == OO_Subscript && OCE->getNumArgs() == 2)
-        return referencedVar(OCE->getArg(0));
-    } else if (const auto *MCE = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
-      const CXXMethodDecl *MD = MCE->getMethodDecl();
-      if (MD && MD->getIdentifier() &&
-          (MD->getName() == "at" || MD->getName() == "front" ||
-           MD->getName() == "back"))
-        return referencedVar(MCE->getImplicitObjectArgument());
-    }
-    return nullptr;
-  }
   // batch[i].data = x: the batch vector no longer holds the loader's.
   void escapeElementMember(const Expr *LHS) {
     if (const auto *ME = dyn_cast_or_null<MemberExpr>(strip(LHS)))
-      if (const ValueDecl *V = elementOf(ME->getBase()))
+      if (const ValueDecl *V = elementContainer(ME->getBase()))
         Out.Escaped.insert(V);
   }
   void escape(const Expr *E) {
@@ -292,12 +277,12 @@ private:
     if (const auto *ME = dyn_cast_or_null<MemberExpr>(strip(E))) {
       if (const ValueDecl *D = referencedVar(ME->getBase()))
         Out.Escaped.insert(D);
-      if (const ValueDecl *D = elementOf(ME->getBase()))
+      if (const ValueDecl *D = elementContainer(ME->getBase()))
         Out.Escaped.insert(D);
     }
     // &v[0], f(v[0]) by non-const reference: the vector's element; and
     // likewise a tuple's, through std::get.
-    if (const ValueDecl *D = elementOf(E))
+    if (const ValueDecl *D = elementContainer(E))
       Out.Escaped.insert(D);
     if (auto Get = tupleGet(strip(E)))
       if (const ValueDecl *D = referencedVar(Get->second))

@@ -75,6 +75,21 @@ const ValueDecl *objectVar(const Expr *E) {
   return referencedVar(throughDeref(E));
 }
 
+const ValueDecl *elementContainer(const Expr *E) {
+  E = strip(E);
+  if (const auto *OCE = dyn_cast_or_null<CXXOperatorCallExpr>(E)) {
+    if (OCE->getOperator() == OO_Subscript && OCE->getNumArgs() == 2)
+      return referencedVar(OCE->getArg(0));
+  } else if (const auto *MCE = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *MD = MCE->getMethodDecl();
+    if (MD && MD->getIdentifier() &&
+        (MD->getName() == "at" || MD->getName() == "front" ||
+         MD->getName() == "back"))
+      return referencedVar(MCE->getImplicitObjectArgument());
+  }
+  return nullptr;
+}
+
 namespace {
 template <typename Range>
 llvm::SmallVector<const Expr *, 2> withoutDefaults(Range Args) {

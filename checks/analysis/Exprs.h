@@ -38,6 +38,10 @@ const Expr *throughDeref(const Expr *E);
 /// The variable behind an object expression: referencedVar(throughDeref(E)).
 const ValueDecl *objectVar(const Expr *E);
 
+/// The variable whose element E reads: v[i], v.at(i), v.front(), v.back();
+/// null for anything else.
+const ValueDecl *elementContainer(const Expr *E);
+
 /// Arguments as written: defaulted ones (an allocator, say) left out.
 llvm::SmallVector<const Expr *, 2> writtenArgs(const CXXConstructExpr *CE);
 llvm::SmallVector<const Expr *, 2> writtenArgs(const CallExpr *CE);

@@ -196,6 +196,18 @@ DeviceFact computeFixedDevice(const FieldDecl *F, const ApiModel &Api) {
   return DeviceFact::symbol(F, /*MayBeCuda=*/true);
 }
 
+// A constructor's Device parameter as the class's other methods see it:
+// the fixed Device member it initialises; unknown when there is none.
+DeviceFact parameterAsMember(const CXXConstructorDecl *Ctor,
+                             const ParmVarDecl *P, const ApiModel &Api) {
+  for (const CXXCtorInitializer *Init : Ctor->inits())
+    if (const FieldDecl *G = Init->getMember();
+        G && Init->isWritten() && referencedVar(Init->getInit()) == P)
+      if (DeviceFact D = fixedDeviceMember(G, Api); D.Kind == FactKind::Symbolic)
+        return D;
+  return DeviceFact::unknown();
+}
+
 // The device a constructor's move names, as the other methods see it.
 DeviceFact moveTarget(const CXXConstructorDecl *Ctor, const CXXMemberCallExpr *Move,
                       const Expr *Dev, const ApiModel &Api) {
@@ -220,11 +232,7 @@ DeviceFact moveTarget(const CXXConstructorDecl *Ctor, const CXXMemberCallExpr *M
     }
     // The constructor's parameter that initialises a fixed Device member.
     if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
-      for (const CXXCtorInitializer *Init : Ctor->inits())
-        if (const FieldDecl *G = Init->getMember();
-            G && Init->isWritten() && referencedVar(Init->getInit()) == P)
-          if (DeviceFact D = fixedDeviceMember(G, Api); D.Kind == FactKind::Symbolic)
-            return D;
+      return parameterAsMember(Ctor, P, Api);
     return DeviceFact::unknown();
   }
   if (const FieldDecl *G = thisMember(E))
@@ -277,11 +285,7 @@ DeviceFact inClassTerms(const DeviceFact &D, const CXXConstructorDecl *Ctor,
   if (D.Kind != FactKind::Symbolic)
     return D;
   if (const auto *P = dyn_cast_or_null<ParmVarDecl>(D.Symbol))
-    for (const CXXCtorInitializer *Init : Ctor->inits())
-      if (const FieldDecl *G = Init->getMember();
-          G && Init->isWritten() && referencedVar(Init->getInit()) == P)
-        if (DeviceFact M = fixedDeviceMember(G, Api); M.Kind == FactKind::Symbolic)
-          return M;
+    return parameterAsMember(Ctor, P, Api);
   if (const auto *G = dyn_cast_or_null<FieldDecl>(D.Symbol))
     return fixedDeviceMember(G, Api);
   return DeviceFact::unknown();

@@ -699,19 +699,7 @@ std::optional<Key> FunctionAnalyzer::tensorLocation(const Expr *E) const {
 }
 
 const ValueDecl *FunctionAnalyzer::containerOf(const Expr *E) const {
-  E = strip(E);
-  const Expr *Object = nullptr;
-  if (const auto *OCE = dyn_cast_or_null<CXXOperatorCallExpr>(E)) {
-    if (OCE->getOperator() == OO_Subscript && OCE->getNumArgs() == 2)
-      Object = OCE->getArg(0);
-  } else if (const auto *MCE = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
-    const CXXMethodDecl *MD = MCE->getMethodDecl();
-    if (MD && MD->getIdentifier() &&
-        (MD->getName() == "at" || MD->getName() == "front" ||
-         MD->getName() == "back"))
-      Object = MCE->getImplicitObjectArgument();
-  }
-  const ValueDecl *V = Object ? referencedVar(Object) : nullptr;
+  const ValueDecl *V = elementContainer(E);
   if (!V)
     return nullptr;
   V = resolveAlias(V);
