@@ -18,22 +18,31 @@ using detail::impl_of;
 
 namespace {
 
+// Where a factory's fill can run: nowhere (empty: nothing to write), only
+// through kernels (runs wherever device kernels exist), or by writing host
+// memory.
+enum class FillKind { kNothing, kKernels, kHost };
+
 // Checks options (device availability, requires_grad dtype, pinning) and
 // allocates; `fill` writes the values in host-accessible memory, or, when
-// it only calls kernels (`kernel_fill`), wherever device kernels exist.
+// it only calls kernels, wherever device kernels exist. A tensor with
+// nothing to fill is allocated on its device directly: staging it on the
+// host would need host memory as large as the tensor, and would report a
+// device's out-of-memory as the cpu's.
 template <class F>
 Tensor create(const std::vector<int64_t>& sizes, ScalarType dtype, const TensorOptions& o, const SourceLoc& loc,
-              const F& fill, bool kernel_fill = false) {
+              const F& fill, FillKind kind = FillKind::kHost) {
   if (o.requires_grad() && !is_floating_type(dtype))
     throw ValueError("Only Tensors of floating point and complex dtype can require gradients", loc);
   const Device device = detail::resolve_device(o.device(), loc);
   if (o.pinned_memory() && !device.is_cpu()) throw ValueError("Only dense CPU tensors can be pinned", loc);
   auto backend = get_backend(device.type());
-  const bool host = device.is_cpu() || backend->host_accessible() ||
-                    (kernel_fill && detail::kernels::has_device_kernels(device));
-  Tensor t = detail::make_empty(sizes, dtype, host ? device : Device(kCPU), loc, o.pinned_memory());
+  // Allocated on `device` itself, or staged on the cpu and copied there.
+  const bool direct = device.is_cpu() || backend->host_accessible() || kind == FillKind::kNothing ||
+                      (kind == FillKind::kKernels && detail::kernels::has_device_kernels(device));
+  Tensor t = detail::make_empty(sizes, dtype, direct ? device : Device(kCPU), loc, o.pinned_memory());
   fill(impl_of(t, loc));
-  if (!host) t = detail::to_device_internal(t, device, loc);
+  if (!direct) t = detail::to_device_internal(t, device, loc);
   impl_of(t, loc).requires_grad = o.requires_grad();
   return t;
 }
@@ -42,16 +51,16 @@ void no_fill(const detail::TensorImpl&) {}
 
 }  // namespace
 
-Tensor empty(IntArrayRef sizes, TensorOptions o, SourceLoc loc) { return create(sizes.vec(), o.dtype(), o, loc, no_fill); }
+Tensor empty(IntArrayRef sizes, TensorOptions o, SourceLoc loc) { return create(sizes.vec(), o.dtype(), o, loc, no_fill, FillKind::kNothing); }
 Tensor zeros(IntArrayRef sizes, TensorOptions o, SourceLoc loc) {
-  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::fill(t, 0); }, true);
+  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::fill(t, 0); }, FillKind::kKernels);
 }
 Tensor ones(IntArrayRef sizes, TensorOptions o, SourceLoc loc) {
-  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::fill(t, 1); }, true);
+  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::fill(t, 1); }, FillKind::kKernels);
 }
 Tensor full(IntArrayRef sizes, const Scalar& value, TensorOptions o, SourceLoc loc) {
   const ScalarType dtype = o.has_dtype() ? o.dtype() : value.is_floating_point() ? default_dtype() : value.type();
-  return create(sizes.vec(), dtype, o, loc, [&](const auto& t) { detail::kernels::fill(t, value); }, true);
+  return create(sizes.vec(), dtype, o, loc, [&](const auto& t) { detail::kernels::fill(t, value); }, FillKind::kKernels);
 }
 Tensor empty_like(const Tensor& t, SourceLoc loc) {
   const auto& ti = impl_of(t, loc);
@@ -87,7 +96,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
   }
   return create({n}, dtype, o, loc, [&](const auto& t) {
     detail::kernels::arange(t, s, st, start.to_long(), step.to_long());
-  }, true);
+  }, FillKind::kKernels);
 }
 
 namespace {
@@ -99,11 +108,11 @@ void require_floating(ScalarType t, const char* what, const SourceLoc& loc) {
 
 Tensor rand(IntArrayRef sizes, TensorOptions o, SourceLoc loc) {
   require_floating(o.dtype(), "check_uniform_bounds", loc);
-  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::uniform(t); }, true);
+  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::uniform(t); }, FillKind::kKernels);
 }
 Tensor randn(IntArrayRef sizes, TensorOptions o, SourceLoc loc) {
   require_floating(o.dtype(), "normal_kernel_cpu", loc);
-  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::normal(t); }, true);
+  return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::normal(t); }, FillKind::kKernels);
 }
 void manual_seed(uint64_t seed) { detail::kernels::manual_seed(seed); }
 

@@ -1,0 +1,3 @@
+// See cuda_runtime.h: the CUDA runtime API on HIP-CPU.
+#pragma once
+#include "cuda_runtime.h"
