@@ -18,6 +18,7 @@ class Emulation : public tt_test::RuntimeTest {
 };
 
 TEST_F(Emulation, DevicesExistAndTensorsLiveThere) {
+  TT_SKIP_WITH_REAL_CUDA();
   EXPECT_TRUE(cuda::is_available());
   EXPECT_EQ(cuda::device_count(), 2);
   Tensor g = ones({2, 3}, kCUDA);
@@ -46,6 +47,7 @@ TEST_F(Emulation, OpsRunOnTheDeviceAndKeepIt) {
 }
 
 TEST_F(Emulation, CpuScalarsJoinAnyDevice) {
+  TT_SKIP_WITH_REAL_CUDA();
   Tensor g = ones({3}, Device("cuda:1"));
   Tensor s = tensor(2.0);  // 0-dim cpu
   Tensor r = g * s;
@@ -59,6 +61,7 @@ TEST_F(Emulation, CpuScalarsJoinAnyDevice) {
 }
 
 TEST_F(Emulation, TransfersKeepValues) {
+  TT_SKIP_WITH_REAL_CUDA();
   Tensor c = tensor({1.5, -2.0, 3.25});
   Tensor g = c.to(Device("cuda:1"), kHalf);
   EXPECT_EQ(g.device(), Device("cuda:1"));
@@ -75,6 +78,7 @@ TEST_F(Emulation, TransfersKeepValues) {
 }
 
 TEST_F(Emulation, DisablingRemovesTheDevices) {
+  TT_SKIP_WITH_REAL_CUDA();
   set_cuda_emulation(0);
   EXPECT_FALSE(cuda::is_available());
   EXPECT_THROW(ones({1}, kCUDA), CudaUnavailableError);

@@ -38,6 +38,7 @@ class DispatchStubTest : public tt_test::RuntimeTest {
 };
 
 TEST_F(DispatchStubTest, CudaMemoryRunsTheDeviceFunctionOnlyWhileEnabled) {
+  TT_SKIP_WITH_REAL_CUDA();
   set_cuda_emulation(1);
   Tensor c = ones({2});
   Tensor g = ones({2}, kCUDA);
@@ -78,6 +79,7 @@ void counting_fill(const detail::TensorImpl& dst, const Scalar&) {
 }
 
 TEST_F(DispatchStubTest, RuntimeKernelsReachTheRegisteredDeviceFunction) {
+  TT_SKIP_WITH_REAL_CUDA();
   set_cuda_emulation(1);
   g_fills = 0;
   k::fill.register_cuda(&counting_fill);

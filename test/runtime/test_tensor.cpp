@@ -220,6 +220,7 @@ TEST_F(Conversions, CopyFillZero) {
 }
 
 TEST_F(Conversions, PinMemoryNeedsCuda) {
+  TT_SKIP_WITH_REAL_CUDA();
   EXPECT_TT_ERROR(ones({2}).pin_memory(), CudaUnavailableError, "CUDA is not available");
   set_cuda_emulation(1);
   Tensor p = ones({2}).pin_memory();

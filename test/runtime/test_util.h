@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <tt/backend.h>
 #include <tt/tt.h>
 
 #include <unistd.h>
@@ -17,6 +18,13 @@ namespace tt_test {
 
 // Each test starts in raise mode with no cuda devices, whatever ran before
 // in this process.
+// Skips a case that needs no cuda devices or emulated ones (see
+// real_cuda_backend), with the reason.
+#define TT_SKIP_WITH_REAL_CUDA()                                                                       \
+  if (const char* real_backend = ::tt_test::real_cuda_backend()) {                                     \
+    GTEST_SKIP() << "a real CUDA backend (" << real_backend << ") is registered; it wins over emulation"; \
+  }
+
 class RuntimeTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -28,6 +36,15 @@ class RuntimeTest : public ::testing::Test {
     tt::set_cuda_emulation(0);
   }
 };
+
+// The name of the real CUDA backend when one is registered (a GPU machine,
+// or cuda/cpu's kernels on the cpu linked in), else nullptr. A real
+// backend wins over emulation and set_cuda_emulation(0) (docs/runtime.md),
+// so cases that need no cuda devices, or emulated ones, cannot run then.
+inline const char* real_cuda_backend() {
+  auto b = tt::get_backend(tt::kCUDA);
+  return b && std::string(b->name()) != "emulated" ? b->name() : nullptr;
+}
 
 // A unique scratch file path, removed on destruction.
 struct TempFile {
