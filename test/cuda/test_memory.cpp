@@ -65,6 +65,30 @@ TEST_F(CudaMemory, NonContiguousAndEmptyCopies) {
   EXPECT_EQ(zeros({0, 3}, kCUDA).cpu().numel(), 0);
 }
 
+// Pinned memory on either side of a non_blocking copy of a non-contiguous
+// view: the staging copy must be the one the asynchronous copy reads. As in
+// PyTorch, a non_blocking copy to host memory is complete only after a
+// synchronisation; device results are read through cpu(), which waits.
+TEST_F(CudaMemory, PinnedCopiesOfNonContiguousViews) {
+  for (ScalarType dt : {kFloat, kHalf, kInt64}) {
+    SCOPED_TRACE(tt_cuda_test::dt_name(dt));
+    Tensor h = random_bits(dt, {64, 48}, 3).pin_memory();
+    ASSERT_TRUE(h.is_pinned());
+    Tensor up = h.t().to(Device(kCUDA), /*non_blocking=*/true);  // strided pinned source
+    EXPECT_EQ(bytes_of(up.cpu()), bytes_of(h.t().contiguous()));
+    Tensor g = h.to(Device(kCUDA));
+    Tensor down = g.t().to(Device(kCPU), /*non_blocking=*/true);  // strided device source
+    Tensor dst = zeros({48, 64}, dt).pin_memory();
+    dst.t().copy_(g, /*non_blocking=*/true);  // strided pinned destination
+    cuda::synchronize();
+    EXPECT_EQ(bytes_of(down), bytes_of(h.t().contiguous()));
+    EXPECT_EQ(bytes_of(dst.t()), bytes_of(h));
+    // Columns of a pinned tensor onto the device and back, converting.
+    Tensor cols = h.narrow(1, 5, 7).to(Device(kCUDA), kDouble, /*non_blocking=*/true);
+    EXPECT_EQ(bytes_of(cols.cpu()), bytes_of(h.narrow(1, 5, 7).to(kDouble)));
+  }
+}
+
 TEST_F(CudaMemory, PeerCopiesBetweenDevices) {
   if (cuda::device_count() < 2) GTEST_SKIP() << "needs 2 GPUs, found " << cuda::device_count();
   Tensor h = random_bits(kHalf, {333, 7});
