@@ -2,12 +2,12 @@
 """Rewrites a .cu file's kernel launches for HIP-CPU (TT_CUDA_ON_CPU).
 
 `kernel<T, U><<<grid, block, shmem, stream>>>(args)` is CUDA syntax that no
-host compiler parses; HIP-CPU launches through a function,
-tt::cuda_on_cpu::launch (cuda/cpu/include/cuda_runtime.h). This is the one rewrite hipify-perl would make for our sources:
-every other name maps in cuda/cpu/include/cuda_runtime.h. The output
-starts with a #line directive, so diagnostics and __FILE__ name the .cu
-file. Launches must give all four configuration arguments (the function takes them
-all); a launch this cannot rewrite fails the build.
+host compiler parses. It becomes a call of tt::cuda_on_cpu::launch
+(cuda/cpu/include/cuda_runtime.h), the one rewrite hipify-perl would make
+for our sources; every other name maps in that header. The output starts
+with a #line directive, so diagnostics and __FILE__ name the .cu file.
+Launches must give all four configuration arguments (the function takes
+them all); a launch this cannot rewrite fails the build.
 
 Usage: hipify.py IN.cu OUT.cpp
 """
@@ -42,11 +42,13 @@ def split_top_level(text):
 def rewrite(source, path):
     def launch(m):
         config = split_top_level(m.group("config"))
+        no_arguments = source[m.end():].lstrip().startswith(")")
         if len(config) != 4:
             line = source.count("\n", 0, m.start()) + 1
             sys.exit(f"{path}:{line}: error: a launch needs grid, block, shared memory and stream "
                      f"for HIP-CPU; got {len(config)} arguments")
-        return f"::tt::cuda_on_cpu::launch(({m.group('kernel')}), {', '.join(config)}, "
+        head = f"::tt::cuda_on_cpu::launch(({m.group('kernel')}), {', '.join(config)}"
+        return head if no_arguments else head + ", "
     out = LAUNCH.sub(launch, source)
     if "<<<" in out:
         line = out.count("\n", 0, out.index("<<<")) + 1
