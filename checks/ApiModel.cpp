@@ -344,6 +344,11 @@ bool ApiModel::isParameterizedBuiltinModule(const CXXRecordDecl *RD) const {
          listed(ParameterizedModules, RD->getName());
 }
 
+bool ApiModel::takesParameterDtypeInput(const CXXRecordDecl *RD) const {
+  return isParameterizedBuiltinModule(RD) && RD->getName() != "EmbeddingImpl" &&
+         RD->getName() != "EmbeddingBagImpl";
+}
+
 bool ApiModel::isLossModule(const CXXRecordDecl *RD) const {
   if (!isBuiltinModule(RD) || !RD->getIdentifier())
     return false;

@@ -89,6 +89,11 @@ public:
   /// starts on the cpu in float32. Losses, activations and other layers
   /// without parameters run wherever their input is.
   bool isParameterizedBuiltinModule(const CXXRecordDecl *RD) const;
+  /// A built-in layer whose input must have its parameters' dtype: every
+  /// parameterized built-in layer except Embedding and EmbeddingBag, whose
+  /// input is int64 indices (ATen's linear, convolution, norm and RNN
+  /// kernels take one dtype).
+  bool takesParameterDtypeInput(const CXXRecordDecl *RD) const;
   /// A built-in loss module (torch::nn::NLLLoss, MSELoss, ...): its inputs
   /// must share a device, as for the functional losses. CTCLoss is not one:
   /// its lengths may stay on the cpu.

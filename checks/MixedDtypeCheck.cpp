@@ -10,13 +10,35 @@ bool floatingAndDifferent(const DTypeFact &A, const DTypeFact &B) {
   return A.isKnown() && B.isKnown() && isFloating(A.Type) &&
          isFloating(B.Type) && A.Type != B.Type;
 }
+
+// An integer tensor where a floating one of the other operand's dtype is
+// required: ATen's matrix products and layers do not convert integers
+// ("expected scalar type Float but found Long").
+bool integralAgainstFloating(const DTypeFact &Int, const DTypeFact &Float) {
+  return Int.isKnown() && Float.isKnown() && isIntegral(Int.Type) &&
+         isFloating(Float.Type);
+}
+
+// Two known dtypes a matrix product refuses: different floating dtypes, or
+// an integer and a floating one. (Two different integer dtypes also throw;
+// they are rare enough to leave for now, and bool is not judged.)
+bool productRefuses(const DTypeFact &A, const DTypeFact &B) {
+  return floatingAndDifferent(A, B) || integralAgainstFloating(A, B) ||
+         integralAgainstFloating(B, A);
+}
 } // namespace
 
 bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   if (S.K == Site::ModuleCall) {
     const Operand &In = S.Operands.front();
-    if (!floatingAndDifferent(S.Module.Type, In.Fact.Type))
+    // An integer input is wrong only for a built-in layer that computes in
+    // its parameters' dtype: a user's module may look its input up in an
+    // Embedding (token ids into a float16 model are fine).
+    const bool IntegerIntoLayer =
+        integralAgainstFloating(In.Fact.Type, S.Module.Type) &&
+        Api.takesParameterDtypeInput(S.ModuleClass);
+    if (!floatingAndDifferent(S.Module.Type, In.Fact.Type) && !IntegerIntoLayer)
       return false;
     // A TorchScript module's code is not seen: it may cast its input. A
     // module whose forward converts its input expects any dtype.
@@ -35,7 +57,7 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
   if (!S.NonPromoting || S.Operands.size() < 2)
     return false;
   const Operand &A = S.Operands[0], &B = S.Operands[1];
-  if (!floatingAndDifferent(A.Fact.Type, B.Fact.Type))
+  if (!productRefuses(A.Fact.Type, B.Fact.Type))
     return false;
   diag(SM.getExpansionLoc(S.Call->getExprLoc()),
        "%0 does not promote dtypes: %1 is %2 and %3 is %4")
