@@ -1,8 +1,9 @@
 // The CUDA runtime names that cuda/ and test/cuda use, mapped onto HIP-CPU
 // (third_party/hip-cpu), so the backend's .cu files run their kernels on
 // the host (TT_CUDA_ON_CPU; docs/runtime.md, "The CUDA backend on the
-// cpu"). Kernel launches (<<<...>>>) are rewritten to hipLaunchKernelGGL by
-// cuda/cpu/hipify.py at build time; everything else compiles as written.
+// cpu"). Kernel launches (<<<...>>>) are rewritten to tt::cuda_on_cpu::launch
+// (below) by cuda/cpu/hipify.py at build time; everything else compiles as
+// written.
 //
 // Where HIP-CPU has no counterpart, the function here is a stand-in with
 // the CUDA contract the backend relies on (see each one). It is only ever
@@ -11,11 +12,12 @@
 #pragma once
 
 // HIP-CPU marks kernels, device functions and its per-block loops for
-// GCC's SIMD clones and full inlining (flatten): every kernel instance
-// becomes several vector variants of the whole launch path, which made
-// one .cu file take minutes to compile. Our kernels vectorise no better
-// for it (the clones are never called from a vectorised loop), so the
-// attributes are dropped before HIP-CPU's headers use them.
+// GCC's SIMD clones and full inlining (flatten). The clones are never
+// called (nothing here is compiled with OpenMP SIMD), and GCC warns once
+// per struct argument ("unsupported argument type ... for simd") for every
+// kernel instance, burying real warnings; so the attributes are dropped
+// before HIP-CPU's headers use them. (They were not what made compiles
+// slow: that was the per-kernel launch path, see launch() below.)
 #include <hip/hip_defines.h>
 #undef __device__
 #define __device__

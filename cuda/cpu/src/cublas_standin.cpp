@@ -4,8 +4,8 @@
 #include <cublas_v2.h>
 
 #include <cstdint>
-#include <cstring>
 #include <new>
+#include <type_traits>
 
 #include "tt/half.h"
 
@@ -15,43 +15,55 @@ struct tt_cublas_context {
 
 namespace {
 
-double load(const void* p, cudaDataType_t t, int64_t i) {
+// f(T{}) for the element type of t.
+template <class F>
+void with_element_type(cudaDataType_t t, F&& f) {
   switch (t) {
-    case CUDA_R_16F: return tt::Half::from_bits(static_cast<const uint16_t*>(p)[i]);
-    case CUDA_R_16BF: return tt::BFloat16::from_bits(static_cast<const uint16_t*>(p)[i]);
-    case CUDA_R_32F: return static_cast<const float*>(p)[i];
-    case CUDA_R_64F: return static_cast<const double*>(p)[i];
+    case CUDA_R_16F: return f(tt::Half{});
+    case CUDA_R_16BF: return f(tt::BFloat16{});
+    case CUDA_R_32F: return f(float{});
+    case CUDA_R_64F: return f(double{});
   }
-  return 0;
 }
 
+double load(const void* p, cudaDataType_t t, int64_t i) {
+  double v = 0;
+  with_element_type(t, [&](auto tag) { v = static_cast<double>(static_cast<const decltype(tag)*>(p)[i]); });
+  return v;
+}
+
+// Rounds once to t (16-bit floats from float, as cuBLAS's float compute).
 void store(void* p, cudaDataType_t t, int64_t i, double v) {
-  switch (t) {
-    case CUDA_R_16F: static_cast<uint16_t*>(p)[i] = tt::Half(static_cast<float>(v)).x; return;
-    case CUDA_R_16BF: static_cast<uint16_t*>(p)[i] = tt::BFloat16(static_cast<float>(v)).x; return;
-    case CUDA_R_32F: static_cast<float*>(p)[i] = static_cast<float>(v); return;
-    case CUDA_R_64F: static_cast<double*>(p)[i] = v; return;
-  }
+  with_element_type(t, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, double>) static_cast<T*>(p)[i] = v;
+    else static_cast<T*>(p)[i] = T(static_cast<float>(v));
+  });
 }
 
 double scalar(const void* p, cublasComputeType_t c) {
   return c == CUBLAS_COMPUTE_64F ? *static_cast<const double*>(p) : *static_cast<const float*>(p);
 }
 
-// One batch entry: op(A) @ op(B) into C through the given loads (typed for
-// float32 and float64, so the inner loop has no per-element switch).
-template <class LoadA, class LoadB, class Store>
-void product(const LoadA& load_a, const LoadB& load_b, const Store& store_c, int64_t m, int64_t n, int64_t k,
-             int64_t a_row, int64_t a_col, int64_t b_row, int64_t b_col) {
+// One batch entry: op(A) @ op(B) into C, with A and B of element type T
+// (tt::Half and tt::BFloat16 hold the 16-bit bits and convert to float).
+template <class T, class Store>
+void product(const T* a, const T* b, const Store& store_c, int64_t m, int64_t n, int64_t k, int64_t a_row,
+             int64_t a_col, int64_t b_row, int64_t b_col) {
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = 0; i < m; ++i) {
       double acc = 0;
-      for (int64_t l = 0; l < k; ++l) acc += load_a(i * a_row + l * a_col) * load_b(l * b_row + j * b_col);
+      for (int64_t l = 0; l < k; ++l)
+        acc += static_cast<double>(a[i * a_row + l * a_col]) * static_cast<double>(b[l * b_row + j * b_col]);
       store_c(i, j, acc);
     }
 }
 
-bool known(cudaDataType_t t) { return t == CUDA_R_16F || t == CUDA_R_16BF || t == CUDA_R_32F || t == CUDA_R_64F; }
+bool known(cudaDataType_t t) {
+  bool k = false;
+  with_element_type(t, [&](auto) { k = true; });
+  return k;
+}
 
 }  // namespace
 
@@ -93,7 +105,8 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation
                                           cublasGemmAlgo_t) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (m < 0 || n < 0 || k < 0 || batchCount < 0 || !alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
-  if (!known(Atype) || !known(Btype) || !known(Ctype)) return CUBLAS_STATUS_NOT_SUPPORTED;
+  // cuBLAS's GemmEx type table: A and B of one type.
+  if (!known(Atype) || Btype != Atype || !known(Ctype)) return CUBLAS_STATUS_NOT_SUPPORTED;
   // cuBLAS's argument checks: a leading dimension covers its rows.
   const int a_rows = transa == CUBLAS_OP_N ? m : k, b_rows = transb == CUBLAS_OP_N ? k : n;
   if (lda < (a_rows > 1 ? a_rows : 1) || ldb < (b_rows > 1 ? b_rows : 1) || ldc < (m > 1 ? m : 1))
@@ -110,18 +123,11 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation
       const int64_t ci = co + i + j * ldc;
       store(C, Ctype, ci, be == 0 ? al * acc : al * acc + be * load(C, Ctype, ci));
     };
-    if (Atype == CUDA_R_32F && Btype == CUDA_R_32F) {
-      const float *a = static_cast<const float*>(A) + ao, *bb = static_cast<const float*>(B) + bo;
-      product([a](int64_t x) { return static_cast<double>(a[x]); }, [bb](int64_t x) { return static_cast<double>(bb[x]); },
-              store_c, m, n, k, a_row, a_col, b_row, b_col);
-    } else if (Atype == CUDA_R_64F && Btype == CUDA_R_64F) {
-      const double *a = static_cast<const double*>(A) + ao, *bb = static_cast<const double*>(B) + bo;
-      product([a](int64_t x) { return a[x]; }, [bb](int64_t x) { return bb[x]; }, store_c, m, n, k, a_row, a_col,
-              b_row, b_col);
-    } else {
-      product([&](int64_t x) { return load(A, Atype, ao + x); }, [&](int64_t x) { return load(B, Btype, bo + x); },
-              store_c, m, n, k, a_row, a_col, b_row, b_col);
-    }
+    with_element_type(Atype, [&](auto tag) {
+      using T = decltype(tag);
+      product(static_cast<const T*>(A) + ao, static_cast<const T*>(B) + bo, store_c, m, n, k, a_row, a_col, b_row,
+              b_col);
+    });
   }
   return CUBLAS_STATUS_SUCCESS;
 }
