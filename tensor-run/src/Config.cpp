@@ -38,7 +38,7 @@ int parse_device_count(const char* text) {
   errno = 0;
   char* end = nullptr;
   const long n = std::strtol(text, &end, 10);
-  if (errno != 0 || *end != '\0' || n < 1 || n > 16) return 0;
+  if (errno != 0 || *end != '\0' || n < 1 || n > kMaxDevices) return 0;
   return static_cast<int>(n);
 }
 

@@ -13,6 +13,9 @@ namespace tensor_run {
 /// continues (tt's TT_VALIDATE=record semantics).
 enum class Mode { Raise, Record };
 
+/// The most emulated devices a program can have (TENSOR_RUN_DEVICES).
+constexpr int kMaxDevices = 16;
+
 struct Config {
   /// Emulated CUDA devices, cuda:0 .. cuda:N-1 (TENSOR_RUN_DEVICES, 1..16;
   /// default 1, a single-GPU machine).

@@ -6,6 +6,7 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <c10/util/Exception.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -49,9 +50,11 @@ struct OpInfo {
   std::vector<char> dtype;      // per argument: a ScalarType or ScalarType?
   std::vector<char> writes;     // per argument: alias_info()->isWrite()
   std::vector<std::string> same_dtype;
+  bool cpu_kernel = true;  // the cpu build has a kernel for the op
 };
 
-const OpInfo& info_of(const c10::FunctionSchema& schema) {
+const OpInfo& info_of(const c10::OperatorHandle& handle) {
+  const c10::FunctionSchema& schema = handle.schema();
   // Per thread, so lookups need no lock. A plain pointer in initial-exec TLS
   // (the library is preloaded): a thread_local map would go through a TLS
   // wrapper and __tls_get_addr on every op, which cost as much as the rest
@@ -80,13 +83,14 @@ const OpInfo& info_of(const c10::FunctionSchema& schema) {
     info.writes.push_back(a.alias_info() && a.alias_info()->isWrite());
   }
   info.same_dtype = same_dtype_arguments(op);
+  info.cpu_kernel = handle.hasComputedKernelForDispatchKey(c10::DispatchKey::CPU);
   return info;
 }
 
-Operands gather(const c10::FunctionSchema& schema, const torch::jit::Stack& stack, std::size_t base) {
+Operands gather(const c10::OperatorHandle& op, const torch::jit::Stack& stack, std::size_t base) {
   Operands out;
-  const auto& args = schema.arguments();
-  const OpInfo& info = info_of(schema);
+  const auto& args = op.schema().arguments();
+  const OpInfo& info = info_of(op);
   auto add = [&](const at::Tensor& t, std::size_t i, std::ptrdiff_t j) {
     if (!t.defined()) return;
     out.described.push_back(Operand{args[i].name(), t.device(), t.dim(), t.scalar_type(), info.index[i] != 0});
@@ -220,11 +224,11 @@ c10::optional<c10::Device> apply_rules(const c10::OperatorHandle& op, torch::jit
         if (o.index || o.device == *continue_on || (o.device.is_cpu() && o.dim == 0)) continue;
         put(stack, base, ops.slots[i], ops.tensors[i].to(*continue_on));
       }
-      ops = gather(schema, stack, base);
+      ops = gather(op, stack, base);
     }
   }
 
-  const std::vector<std::string>& names = info_of(schema).same_dtype;
+  const std::vector<std::string>& names = info_of(op).same_dtype;
   if (names.empty()) return continue_on;
   if (auto pair = check_same_dtype(ops.described, names)) {
     const auto [first, offending] = *pair;
@@ -257,7 +261,7 @@ c10::optional<c10::Device> apply_rules(const c10::OperatorHandle& op, torch::jit
       if (named && c10::isFloatingType(o.dtype) && o.dtype != target)
         put(stack, base, ops.slots[i], ops.tensors[i].to(target));
     }
-    ops = gather(schema, stack, base);
+    ops = gather(op, stack, base);
   }
   return continue_on;
 }
@@ -270,15 +274,19 @@ bool is_low_precision(c10::ScalarType t) { return t == c10::ScalarType::Half || 
 // low precision: with float32 among them it may be a real mismatch, which a
 // retry in float32 would hide.
 bool is_missing_low_precision_kernel(const c10::Error& e, c10::ArrayRef<Operand> operands,
-                                     c10::ScalarType low) {
+                                     c10::ScalarType low, bool low_from_dtype_argument) {
   const std::string msg = e.what_without_backtrace();
   if (msg.find("not implemented for 'Half'") != std::string::npos ||
-      msg.find("not implemented for 'BFloat16'") != std::string::npos)
+      msg.find("not implemented for 'BFloat16'") != std::string::npos ||
+      msg.find("half to float conversion is not supported on CPU") != std::string::npos)
     return true;
   const bool dtype_complaint = msg.find("expected scalar type") != std::string::npos ||
                                msg.find("same dtype") != std::string::npos ||
                                msg.find("should be the same") != std::string::npos;
   if (!dtype_complaint) return false;
+  // float32 tensors of a float16 computation (softmax's backward, told the
+  // input's dtype): cuda's kernel takes them, the cpu's complains.
+  if (low_from_dtype_argument) return true;
   for (const Operand& o : operands)
     if (c10::isFloatingType(o.dtype) && o.dtype != low) return false;
   return true;
@@ -346,7 +354,7 @@ bool keeps_float_statistics(const std::string& op) {
 // float32 values rounded back; outputs get the dtype the op's meta kernel
 // gives for the original arguments, or else `low`.
 void run_in_float32(Call& c, c10::ScalarType low) {
-  const OpInfo& info = info_of(c.op.schema());
+  const OpInfo& info = info_of(c.op);
   const std::vector<c10::optional<c10::ScalarType>> expected = output_dtypes(c.op, c.arguments);
   struct Widened {
     at::Tensor view, wide;
@@ -365,6 +373,13 @@ void run_in_float32(Call& c, c10::ScalarType low) {
         continue;
       }
       explicit_dtype = true;
+    }
+    // softmax(dtype=float32) of a float16 input asks the kernel to widen it
+    // (half_to_float), which only cuda's kernel does: the input is float32
+    // already.
+    if (v.isBool() && c.op.schema().arguments()[i].name() == "half_to_float") {
+      c.stack.emplace_back(false);
+      continue;
     }
     auto widen = [&](const at::Tensor& t) -> at::Tensor {
       if (!t.defined() || !is_low_precision(t.scalar_type())) return t;
@@ -437,8 +452,42 @@ at::Tensor to_device_output(const at::Tensor& r, const Call& c, const c10::optio
 void enforce_rules(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   const std::size_t n = op.schema().arguments().size();
   const std::size_t base = stack->size() - n;
-  Operands ops = gather(op.schema(), *stack, base);
+  Operands ops = gather(op, *stack, base);
   apply_rules(op, *stack, base, ops, /*repair_devices=*/true);
+}
+
+void sparse_kernel(const c10::OperatorHandle& op, torch::jit::Stack*) {
+  TORCH_CHECK_NOT_IMPLEMENTED(false, "tensor-run cannot emulate ", op.schema().name(),
+                              " on a sparse cuda tensor: the emulated devices hold dense tensors only (a sparse "
+                              "gradient, as Embedding(sparse=true) makes, is one)");
+}
+
+void composite_kernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
+  if (info_of(op).same_dtype.empty()) {
+    // As a cuda build runs it: the composite code on the device tensors,
+    // the ops it calls emulated one by one (random draws come from the
+    // device's generator, pack_padded_sequence's lengths stay on the cpu,
+    // a real mismatch fails in the op that meets it).
+    const std::size_t n = op.schema().arguments().size(), base = stack->size() - n;
+    const std::vector<c10::IValue> arguments(stack->begin() + static_cast<std::ptrdiff_t>(base), stack->end());
+    note_op();
+    for (const c10::IValue& v : arguments)
+      if (v.isTensor()) mark_read(v.toTensor());
+    try {
+      run_cpu_kernel(op, *stack);  // the CPU key's kernel is the composite one
+      return;
+    } catch (const c10::Error& e) {
+      // Composite code that calls a DispatchStub for a cuda tensor, whose
+      // cuda kernel only a cuda build has: the cpu's, on host views.
+      if (std::string(e.what_without_backtrace()).find("missing CUDA kernel") == std::string::npos) throw;
+      stack->resize(base);
+      stack->insert(stack->end(), arguments.begin(), arguments.end());
+    }
+  }
+  // Composite code that picks its backend by the operands' device
+  // (convolution: cuDNN, depthwise and dilated kernels that only a cuda
+  // build has) runs on host views and takes the cpu's, after the rules.
+  emulated_kernel(op, stack);
 }
 
 void emulated_kernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
@@ -446,20 +495,29 @@ void emulated_kernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   const c10::FunctionSchema& schema = op.schema();
   const std::size_t n = schema.arguments().size();
   const std::size_t base = stack->size() - n;
-  const OpInfo& info = info_of(schema);
+  const OpInfo& info = info_of(op);
   // The rules, then the device fresh outputs go to, from the (repaired)
   // operands.
-  Operands ops = gather(schema, *stack, base);
+  Operands ops = gather(op, *stack, base);
   c10::optional<c10::Device> out_device = apply_rules(op, *stack, base, ops, /*repair_devices=*/false);
   if (!out_device)
     if (auto d = output_device(ops.described)) out_device = *d;
-  bool low_precision = false;
+  bool low_precision = false, low_from_dtype_argument = false;
   c10::ScalarType low = c10::ScalarType::Half;
   for (const Operand& o : ops.described)
     if (is_low_precision(o.dtype) && !low_precision) {
       low_precision = true;
       low = o.dtype;
     }
+  // A dtype argument naming one counts too: softmax's backward gets float32
+  // tensors and the float16 input's dtype as input_dtype.
+  for (std::size_t i = 0; i < n && !low_precision; ++i) {
+    const c10::IValue& v = (*stack)[base + i];
+    if (info.dtype[i] && v.isInt() && is_low_precision(static_cast<c10::ScalarType>(v.toInt()))) {
+      low_precision = low_from_dtype_argument = true;
+      low = static_cast<c10::ScalarType>(v.toInt());
+    }
+  }
 
   Call call{op, *stack, base, {}, {}, {}, {}, {}, {}};
   for (std::size_t k = 0; k < ops.tensors.size(); ++k) {
@@ -490,11 +548,17 @@ void emulated_kernel(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   if (low_precision) call.arguments.assign(stack->begin() + static_cast<std::ptrdiff_t>(base), stack->end());
 
   if (!out_device) out_device = c10::Device(c10::DeviceType::CUDA, current_device());
+  // An op that only a cuda build has a kernel for (the cpu build has none
+  // to run on host views): say so, naming it, rather than let the
+  // dispatcher blame the cpu backend.
+  TORCH_CHECK_NOT_IMPLEMENTED(info.cpu_kernel, "tensor-run cannot emulate ", schema.name(), " on ", *out_device,
+                              ": LibTorch's cpu build has no kernel for it (only its CUDA build has one), and "
+                              "tensor-run runs the cpu kernel on the emulated device's memory");
   CurrentDevice on(out_device->is_cuda() ? out_device->index() : current_device());
   try {
     run_cpu_kernel(op, *stack);
   } catch (const c10::Error& e) {
-    if (!low_precision || !is_missing_low_precision_kernel(e, ops.described, low)) throw;
+    if (!low_precision || !is_missing_low_precision_kernel(e, ops.described, low, low_from_dtype_argument)) throw;
     try {
       run_in_float32(call, low);
     } catch (const c10::Error& retry) {

@@ -1,8 +1,12 @@
 #include "HostViews.h"
 
+#include <c10/core/InferenceMode.h>
+
+
 #include <c10/core/StorageImpl.h>
 #include <c10/core/TensorImpl.h>
 
+#include "Config.h"
 #include "DeviceMemory.h"
 
 namespace tensor_run {
@@ -20,6 +24,47 @@ at::Tensor with_geometry(c10::intrusive_ptr<c10::TensorImpl> impl, const at::Ten
   if (geometry.is_conj()) impl->_set_conj(true);
   if (geometry.is_neg()) impl->_set_neg(true);
   return at::Tensor(std::move(impl));
+}
+
+// The dispatch keys of a tensor on `backend` (CPU or CUDA) that stands for
+// `like` on the other side: the backend, and the functionality keys `like`
+// has that change what its data means (a ZeroTensor, which
+// _efficientzerotensor makes for zero gradients, has no memory and must
+// stay one on either side). Conjugate and Negative are set by
+// with_geometry.
+c10::DispatchKeySet keys_like(c10::DispatchKey backend, const at::Tensor& like) {
+  c10::DispatchKeySet keys(backend);
+  if (like._is_zerotensor()) keys = keys.add(c10::DispatchKey::ZeroTensor);
+  return keys;
+}
+
+// The allocator of a host view's storage: the device's memory (so that
+// what a cpu kernel allocates when it resizes an output can become the
+// device tensor's, in write_back), tagged as the cpu's, as a cpu storage's
+// memory must be: ATen takes a storage's device from its DataPtr, and a
+// cpu kernel would otherwise meet a cuda operand of its own making.
+class HostSideAllocator final : public c10::Allocator {
+ public:
+  explicit HostSideAllocator(c10::DeviceIndex index) : index_(index) {}
+  c10::DataPtr allocate(std::size_t n) const override {
+    c10::DataPtr p = device_allocator(index_)->allocate(n);
+    p.unsafe_set_device(c10::Device(c10::DeviceType::CPU));
+    return p;
+  }
+  c10::DeleterFnPtr raw_deleter() const override { return device_allocator(index_)->raw_deleter(); }
+
+ private:
+  c10::DeviceIndex index_;
+};
+
+c10::Allocator* host_side_allocator(c10::DeviceIndex index) {
+  // Leaked: storages hold them until exit.
+  static HostSideAllocator* const* allocators = [] {
+    auto* all = new HostSideAllocator*[kMaxDevices];
+    for (int i = 0; i < kMaxDevices; ++i) all[i] = new HostSideAllocator(static_cast<c10::DeviceIndex>(i));
+    return all;
+  }();
+  return allocators[index];
 }
 
 // A device storage over a cpu storage's memory, keeping it alive.
@@ -49,13 +94,13 @@ at::Tensor HostViews::view_of(const at::Tensor& t) {
   Shared* shared = find_device(s.unsafeGetStorageImpl());
   if (!shared) {
     c10::Storage host(c10::Storage::use_byte_size_t(), s.nbytes(),
-                      c10::DataPtr(s.data(), c10::Device(c10::DeviceType::CPU)), device_allocator(t.get_device()),
+                      c10::DataPtr(s.data(), c10::Device(c10::DeviceType::CPU)), host_side_allocator(t.get_device()),
                       s.resizable());
     shared_.push_back(Shared{s, std::move(host)});
     shared = &shared_.back();
   }
-  auto impl = c10::make_intrusive<c10::TensorImpl>(c10::Storage(shared->host),
-                                                   c10::DispatchKeySet(c10::DispatchKey::CPU), t.dtype());
+  auto impl =
+      c10::make_intrusive<c10::TensorImpl>(c10::Storage(shared->host), keys_like(c10::DispatchKey::CPU, t), t.dtype());
   return with_geometry(std::move(impl), t);
 }
 
@@ -72,7 +117,9 @@ void HostViews::write_back(const at::Tensor& original, const at::Tensor& view) {
     c10::StorageImpl* from = shared->host.unsafeGetStorageImpl();
     c10::StorageImpl* to = shared->device.unsafeGetStorageImpl();
     if (!shared->moved && (from->data() != to->data() || from->nbytes() != to->nbytes())) {
-      to->set_data_ptr_noswap(from->set_data_ptr(c10::DataPtr(nullptr, c10::Device(c10::DeviceType::CPU))));
+      c10::DataPtr memory = from->set_data_ptr(c10::DataPtr(nullptr, c10::Device(c10::DeviceType::CPU)));
+      memory.unsafe_set_device(original.device());
+      to->set_data_ptr_noswap(std::move(memory));
       to->set_nbytes(from->nbytes());
       // The host storage points at the device's memory again, without
       // owning it, for the other views of this call.
@@ -113,14 +160,19 @@ at::Tensor adopt_on_device(const at::Tensor& cpu_output, c10::Device device) {
   } else {
     storage = adopted_storage(s, device);
   }
-  auto impl = c10::make_intrusive<c10::TensorImpl>(std::move(storage), c10::DispatchKeySet(c10::DispatchKey::CUDA),
-                                                   cpu_output.dtype());
+  auto impl = c10::make_intrusive<c10::TensorImpl>(std::move(storage), keys_like(c10::DispatchKey::CUDA, cpu_output), cpu_output.dtype());
   return with_geometry(std::move(impl), cpu_output);
 }
 
 at::Tensor device_view(const c10::Storage& base, const at::Tensor& geometry) {
-  auto impl = c10::make_intrusive<c10::TensorImpl>(c10::TensorImpl::VIEW, c10::Storage(base),
-                                                   c10::DispatchKeySet(c10::DispatchKey::CUDA), geometry.dtype());
+  // The keys a cuda tensor made outside InferenceMode has: without the
+  // autograd ones it would be an inference tensor, and autograd could not
+  // make it a view of its base (ADInplaceOrView shares the base's version
+  // counter with it), as ATen's alias_with_sizes_and_strides keeps them.
+  c10::DispatchKeySet keys = keys_like(c10::DispatchKey::CUDA, geometry);
+  if (!c10::InferenceMode::is_enabled())
+    keys = keys | c10::getAutogradRelatedKeySetFromBackend(c10::BackendComponent::CUDABit);
+  auto impl = c10::make_intrusive<c10::TensorImpl>(c10::TensorImpl::VIEW, c10::Storage(base), keys, geometry.dtype());
   return with_geometry(std::move(impl), geometry);
 }
 

@@ -7,8 +7,6 @@
 #include <ATen/ops/_reshape_alias_native.h>
 #include <ATen/ops/as_strided_native.h>
 #include <ATen/ops/cat.h>
-#include <ATen/ops/convolution_backward_native.h>
-#include <ATen/ops/convolution_native.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
 #include <ATen/ops/gru_native.h>
@@ -146,6 +144,7 @@ at::Tensor& set_empty(at::Tensor& self) {
 
 bool is_pinned(const at::Tensor& self, c10::optional<c10::Device> device) {
   TORCH_CHECK(!device || device->is_cuda(), "tensor-run: pinned memory is only for cuda, not ", *device);
+  entered({&self});  // asking is using: a conversion's result asked about is not discarded
   return self.is_cpu() && self.has_storage() && tensor_run::is_pinned(self.storage().data());
 }
 
@@ -174,24 +173,6 @@ std::tuple<at::Tensor, at::Tensor> native_dropout(const at::Tensor& input, doubl
   mask.bernoulli_(p1m, device_generator(input.get_device()));
   at::Tensor output = input.mul(mask).mul_(scale);
   return {output, mask};
-}
-
-void convolution(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
-  enforce_rules(op, stack);
-  // convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride,
-  //             SymInt[] padding, int[] dilation, bool transposed,
-  //             SymInt[] output_padding, int groups) -> Tensor
-  auto args = torch::jit::last(*stack, 9);
-  const at::Tensor input = args[0].toTensor(), weight = args[1].toTensor();
-  const c10::optional<at::Tensor> bias = args[2].toOptional<at::Tensor>();
-  const std::vector<int64_t> stride = args[3].toIntVector(), padding = args[4].toIntVector(),
-                             dilation = args[5].toIntVector(), output_padding = args[7].toIntVector();
-  const bool transposed = args[6].toBool();
-  const int64_t groups = args[8].toInt();
-  at::Tensor out =
-      at::native::convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
-  torch::jit::drop(*stack, 9);
-  torch::jit::push(*stack, std::move(out));
 }
 
 void recurrent(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
@@ -236,24 +217,14 @@ void recurrent(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   for (auto& r : results) torch::jit::push(*stack, std::move(r));
 }
 
-void convolution_backward(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
-  enforce_rules(op, stack);
-  // convolution_backward(Tensor grad_output, Tensor input, Tensor weight,
-  //   SymInt[1]? bias_sizes, int[] stride, SymInt[] padding, int[] dilation,
-  //   bool transposed, SymInt[] output_padding, int groups, bool[3] output_mask)
-  auto a = torch::jit::last(*stack, 11);
-  const at::Tensor grad = a[0].toTensor(), input = a[1].toTensor(), weight = a[2].toTensor();
-  c10::optional<std::vector<int64_t>> bias_sizes;
-  if (!a[3].isNone()) bias_sizes = a[3].toIntVector();
-  const std::vector<int64_t> stride = a[4].toIntVector(), padding = a[5].toIntVector(),
-                             dilation = a[6].toIntVector(), output_padding = a[8].toIntVector();
-  const std::vector<bool> mask = a[10].toBoolList().vec();
-  TORCH_CHECK(mask.size() == 3, "convolution_backward: output_mask must have 3 elements");
-  auto r = at::native::convolution_backward(
-      grad, input, weight, bias_sizes ? at::OptionalIntArrayRef(*bias_sizes) : at::OptionalIntArrayRef(), stride,
-      padding, dilation, a[7].toBool(), output_padding, a[9].toInt(), {mask[0], mask[1], mask[2]});
-  torch::jit::drop(*stack, 11);
-  torch::jit::push(*stack, std::get<0>(r), std::get<1>(r), std::get<2>(r));
+bool use_cudnn_ctc_loss(const at::Tensor&, const at::Tensor&, c10::IntArrayRef, c10::IntArrayRef, int64_t) {
+  note_op();
+  return false;
+}
+
+bool use_cudnn_ctc_loss_tensor(const at::Tensor&, const at::Tensor&, const at::Tensor&, const at::Tensor&, int64_t) {
+  note_op();
+  return false;
 }
 
 std::tuple<at::Tensor, at::Tensor, at::Tensor> fused_lstm_cell(const at::Tensor& input_gates,

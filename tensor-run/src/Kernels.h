@@ -60,15 +60,13 @@ void record_stream(at::Tensor& self, c10::Stream stream);
 // device's generator.
 std::tuple<at::Tensor, at::Tensor> native_dropout(const at::Tensor& input, double p, c10::optional<bool> train);
 
-// convolution: ATen's composite code, after the device and dtype rules (its
-// own check would otherwise report a dtype mismatch with its cpu wording
-// before tensor-run saw it).
-void convolution(const c10::OperatorHandle& op, torch::jit::Stack* stack);
-
-// convolution_backward likewise: ATen's composite picks its backend by the
-// devices of its operands, and a backward whose forward was repaired in
-// record mode gets the saved (unmoved) input; the rules move it first.
-void convolution_backward(const c10::OperatorHandle& op, torch::jit::Stack* stack);
+// _use_cudnn_ctc_loss: LibTorch's ctc_loss asks it for cuda inputs; the
+// emulated devices have no cuDNN (at::globalContext().hasCuDNN() is false),
+// so the answer is no and ctc_loss takes its native path.
+bool use_cudnn_ctc_loss(const at::Tensor& log_probs, const at::Tensor& targets, c10::IntArrayRef input_lengths,
+                        c10::IntArrayRef target_lengths, int64_t blank);
+bool use_cudnn_ctc_loss_tensor(const at::Tensor& log_probs, const at::Tensor& targets,
+                               const at::Tensor& input_lengths, const at::Tensor& target_lengths, int64_t blank);
 
 // The recurrent layers (lstm, gru, rnn_tanh, rnn_relu; .input and .data
 // forms): ATen's composite code, after the device and dtype rules (it checks

@@ -6,7 +6,12 @@
 //     kernel, so that an op on cuda tensors takes the path its cpu twin
 //     takes: a cuda build registers a cuda kernel wherever there is a cpu
 //     one, and without this the dispatcher would send cuda calls to the
-//     composite (out=) forms instead;
+//     composite (out=) forms instead; and composite_kernel for every op
+//     whose cpu kernel is a CompositeExplicitAutograd one, which runs that
+//     code as a cuda build does, except where it would take a cuda-only
+//     path (convolution's backends, a DispatchStub's cuda kernel).
+//     CompositeImplicitAutograd ops are left alone: they decompose above
+//     the backend keys, and a cuda kernel would take away their autograd;
 //  3. the same boxed kernel as the CUDA key's fallback, for ops registered
 //     after start-up (libraries the program loads later).
 // The model is PyTorch's test/cpp_extensions/open_registration_extension.cpp.
@@ -46,8 +51,10 @@ TORCH_LIBRARY_IMPL(aten, CUDA, m) {
   m.impl("_pin_memory", TORCH_FN(k::_pin_memory));
   m.impl("record_stream", TORCH_FN(k::record_stream));
   m.impl("native_dropout", TORCH_FN(k::native_dropout));
-  m.impl("convolution", torch::CppFunction::makeFromBoxedFunction<&k::convolution>());
-  m.impl("convolution_backward", torch::CppFunction::makeFromBoxedFunction<&k::convolution_backward>());
+  // Ops a cuda build has and a cpu build lacks, which LibTorch's own
+  // composite code calls for cuda tensors.
+  m.impl("_use_cudnn_ctc_loss", TORCH_FN(k::use_cudnn_ctc_loss));
+  m.impl("_use_cudnn_ctc_loss.Tensor", TORCH_FN(k::use_cudnn_ctc_loss_tensor));
   for (const char* rnn : {"lstm.input", "lstm.data", "gru.input", "gru.data", "rnn_tanh.input", "rnn_tanh.data",
                           "rnn_relu.input", "rnn_relu.data"})
     m.impl(rnn, torch::CppFunction::makeFromBoxedFunction<&k::recurrent>());
@@ -61,6 +68,7 @@ TORCH_LIBRARY_IMPL(aten, CUDA, m) {
 TORCH_LIBRARY_IMPL(aten, CPU, m) { m.impl("_to_copy", TORCH_FN(to_copy)); }
 
 TORCH_LIBRARY_IMPL(_, CUDA, m) { m.fallback(torch::CppFunction::makeFromBoxedFunction<&emulated_kernel>()); }
+TORCH_LIBRARY_IMPL(_, SparseCUDA, m) { m.fallback(torch::CppFunction::makeFromBoxedFunction<&sparse_kernel>()); }
 
 // Step 2, after the static registrations above (same translation unit, so
 // they run first and the ops they cover already have a cuda kernel).
@@ -74,12 +82,16 @@ struct Mirror {
     for (const c10::OperatorName& name : dispatcher.getAllOpNames()) {
       if (name.name.rfind("aten::", 0) != 0) continue;
       auto handle = dispatcher.findOp(name);
-      if (!handle || !handle->hasKernelForDispatchKey(c10::DispatchKey::CPU) ||
-          handle->hasKernelForDispatchKey(c10::DispatchKey::CUDA))
-        continue;
+      if (!handle || handle->hasKernelForDispatchKey(c10::DispatchKey::CUDA)) continue;
+      const bool backend = handle->hasKernelForDispatchKey(c10::DispatchKey::CPU);
+      const bool composite =
+          handle->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutograd) ||
+          handle->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutogradNonFunctional);
+      if (!backend && !composite) continue;
       std::string op = name.name.substr(6);
       if (!name.overload_name.empty()) op += "." + name.overload_name;
-      library->impl(op.c_str(), torch::CppFunction::makeFromBoxedFunction<&emulated_kernel>());
+      library->impl(op.c_str(), backend ? torch::CppFunction::makeFromBoxedFunction<&emulated_kernel>()
+                                        : torch::CppFunction::makeFromBoxedFunction<&composite_kernel>());
     }
   }
 };

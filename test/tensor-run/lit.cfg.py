@@ -7,7 +7,7 @@ import lit.formats
 config.name = "tensor-run"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".test"]
-config.excludes = ["Inputs", "cases", "unit"]
+config.excludes = ["Inputs", "cases", "unit", "sweep"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tt_binary_dir, "test", "tensor-run")
 
@@ -39,3 +39,4 @@ fashion = "/usr/share/datasets/fashion-mnist"
 if os.path.exists(os.path.join(fashion, "t10k-labels-idx1-ubyte.gz")):
     config.available_features.add("fashion-mnist")
     config.substitutions.append(("%fashion_mnist", fashion))
+config.substitutions.append(("%torch_nn_headers", "/usr/include/torch/csrc/api/include/torch/nn"))
