@@ -37,6 +37,30 @@ WARNING = re.compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):\d+: warning: (?P<ms
 
 PROGRAMS = [
     {
+        # A GAN: ConvTranspose2d generator, a Sequential discriminator from a
+        # helper function. Its command line parser comes from p-ranav/argparse.
+        "name": "dcgan",
+        "repo": "pytorch+examples",
+        "sources": ["cpp/dcgan/dcgan.cpp"],
+        "includes": ["_deps/p-ranav+argparse/include"],
+        "deps": [("p-ranav+argparse", ["include"])],
+        "paths": ["cpp/dcgan"],
+        "run_dir": "cpp/dcgan",
+        "mnist_dir": "cpp/dcgan/data",
+        "mutant": ("cpp/dcgan/dcgan.cpp", "torch::Tensor real_images = batch.data.to(device);",
+                   "torch::Tensor real_images = batch.data;"),
+    },
+    {
+        # Polynomial regression on the cpu: no device at all, so no mutant.
+        "name": "regression",
+        "repo": "pytorch+examples",
+        "sources": ["cpp/regression/regression.cpp"],
+        "includes": [],
+        "run_dir": "cpp/regression",
+        "mnist_dir": None,
+        "mutant": None,
+    },
+    {
         "name": "mnist",
         "repo": "pytorch+examples",
         "sources": ["cpp/mnist/mnist.cpp"],
@@ -194,6 +218,8 @@ def main():
             folders = program.get("paths") or sorted({os.path.dirname(p) for p in program["sources"]}
                                                      | set(program["includes"]))
             head = checkout(a.sources, program["repo"], tree, folders)
+            for dep, paths in program.get("deps", []):
+                checkout(a.sources, dep, os.path.join(tree, "_deps", dep), paths)
             if program["mnist_dir"]:
                 mnist_files(os.path.join(tree, program["mnist_dir"]))
             print("== %s (%s @ %s)" % (program["name"], program["repo"].replace("+", "/"), head[:12]))
@@ -210,6 +236,8 @@ def main():
                 for r in records[:5]:
                     print("  " + json.dumps(r))
 
+            if not program["mutant"]:
+                continue
             path, old, new = program["mutant"]
             source = os.path.join(tree, path)
             text = open(source).read()
