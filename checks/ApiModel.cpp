@@ -1,10 +1,12 @@
 //===--- ApiModel.cpp - What the tensor APIs look like to the checks ------===//
 
 #include "ApiModel.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSwitch.h"
 
 namespace clang::tidy::tensor {
 namespace {
@@ -46,52 +48,32 @@ constexpr llvm::StringLiteral LikeFactories[] = {
     "zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
     "randn_like", "randint_like"};
 
-// Functions and tensor methods that combine tensors element-wise or by
-// contraction, so ATen requires one device (TensorIterator's common device).
-constexpr llvm::StringLiteral CombiningNames[] = {
-    "add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder",
-    "pow", "atan2", "maximum", "minimum", "fmod", "eq", "ne", "lt", "le", "gt",
-    "ge", "logical_and", "logical_or", "logical_xor", "where", "matmul", "mm",
-    "bmm", "addmm", "linear", "cat", "stack", "dot", "mse_loss", "l1_loss",
-    "cross_entropy", "nll_loss", "binary_cross_entropy",
-    "binary_cross_entropy_with_logits", "smooth_l1_loss", "kl_div",
-    "add_", "sub_", "mul_", "div_",
-    // The index or mask must share the tensor's device (ATen's CUDA kernels
-    // check it; `x[idx]` and index_put_ do not, their indices may stay on
-    // the cpu), and the fused products need one device like mm.
-    "masked_fill", "masked_fill_", "index_select", "gather", "scatter",
-    "scatter_", "scatter_add", "scatter_add_", "index_add", "index_add_",
-    "baddbmm", "addbmm", "addmv", "mv", "einsum"};
-constexpr llvm::StringLiteral MatmulNames[] = {"matmul", "mm", "bmm", "linear"};
 constexpr llvm::StringLiteral ModuleMoveNames[] = {"to", "cuda", "cpu", "half",
                                                    "bfloat16"};
 
-// ATen's tensor methods and functions by what they keep (names as in
-// TensorBody.h and tt::Tensor).
-constexpr llvm::StringLiteral KeepsDTypeNames[] = {
-    "view", "reshape", "transpose", "t", "permute", "squeeze", "unsqueeze",
-    "flatten", "relu", "sigmoid", "tanh", "exp", "log", "neg", "abs", "sqrt",
-    "softmax", "log_softmax", "clamp", "slice", "narrow", "select",
-    "index_select", "expand", "expand_as", "repeat", "contiguous", "clone",
-    "detach", "pin_memory", "sin", "cos", "exp_", "mul_", "add_", "sub_",
-    "div_", "zero_", "fill_", "copy_", "requires_grad_", "view_as",
-    "reshape_as", "flip", "roll", "index", "gather", "masked_fill",
-    "dropout", "gelu", "silu", "leaky_relu", "sum", "mean", "max", "min"};
-constexpr llvm::StringLiteral ElementwiseNames[] = {
-    "relu", "sigmoid", "tanh", "exp", "log", "neg", "abs", "sqrt", "clamp",
-    "softmax", "log_softmax", "sin", "cos", "gelu", "silu", "leaky_relu",
-    "dropout", "masked_fill", "fill_", "zero_", "requires_grad_", "exp_",
-    "relu_", "clamp_", "sigmoid_", "tanh_"};
-// Methods and functions whose result has their operand's number of
-// dimensions without being element-wise (a permutation, a copy).
-constexpr llvm::StringLiteral RankKeepingNames[] = {
-    "permute", "transpose", "contiguous", "clone", "detach", "flip",
-    "narrow", "index_select", "roll", "slice", "t", "pin_memory"};
-constexpr llvm::StringLiteral ValuesAndIndicesNames[] = {
-    "max", "min", "sort", "topk", "kthvalue", "median", "nanmedian", "mode",
-    "cummax", "cummin"};
-constexpr llvm::StringLiteral ReductionNames[] = {"sum", "mean", "max",
-                                                  "min", "prod", "norm"};
+// tt's operators as the ATen ops they are (ATen/TensorOperators.h and
+// TensorBody.h define LibTorch's the same way, which the semantics table
+// reads from their bodies).
+llvm::StringRef operatorOp(OverloadedOperatorKind K) {
+  switch (K) {
+  case OO_Plus: return "add";
+  case OO_Minus: return "sub";
+  case OO_Star: return "mul";
+  case OO_Slash: return "div";
+  case OO_PlusEqual: return "add_";
+  case OO_MinusEqual: return "sub_";
+  case OO_StarEqual: return "mul_";
+  case OO_SlashEqual: return "div_";
+  case OO_EqualEqual: return "eq";
+  case OO_ExclaimEqual: return "ne";
+  case OO_Less: return "lt";
+  case OO_LessEqual: return "le";
+  case OO_Greater: return "gt";
+  case OO_GreaterEqual: return "ge";
+  case OO_Subscript: return "select";
+  default: return "";
+  }
+}
 
 bool inApiNamespace(const Decl *D) {
   const DeclContext *DC = D->getDeclContext();
@@ -376,19 +358,6 @@ bool ApiModel::isBatchTensorField(const FieldDecl *FD) const {
          isBatchClass(dyn_cast<CXXRecordDecl>(FD->getParent()));
 }
 
-bool ApiModel::keepsDType(llvm::StringRef Name) const {
-  return listed(KeepsDTypeNames, Name);
-}
-bool ApiModel::keepsRank(llvm::StringRef Name) const {
-  return listed(ElementwiseNames, Name) || listed(RankKeepingNames, Name);
-}
-bool ApiModel::returnsValuesAndIndices(llvm::StringRef Name) const {
-  return listed(ValuesAndIndicesNames, Name);
-}
-bool ApiModel::isReduction(llvm::StringRef Name) const {
-  return listed(ReductionNames, Name);
-}
-
 bool ApiModel::isDataLoaderType(QualType T) const {
   if (T.isNull())
     return false;
@@ -421,20 +390,6 @@ ApiModel::FactoryKind ApiModel::factoryKind(const FunctionDecl *FD) const {
   return FactoryKind::None;
 }
 
-int ApiModel::combinedRank(const FunctionDecl *FD, int Dim) const {
-  llvm::StringRef N = FD && FD->getIdentifier() ? FD->getName() : "";
-  // stack adds a dimension; cat keeps its inputs' (0-dim inputs throw).
-  // Either way the result has at least one.
-  if (N == "stack")
-    return Dim >= 0 ? Dim + 1 : -2;
-  if (N == "cat")
-    return Dim >= 1 ? Dim : -2;
-  if (N.ends_with("loss") || N == "kl_div" ||
-      N == "cross_entropy" || N.starts_with("binary_cross_entropy"))
-    return -1;
-  return Dim;
-}
-
 bool ApiModel::isLoadFunction(const FunctionDecl *FD) const {
   return FD && FD->getIdentifier() && FD->getName() == "load" &&
          isApiFunction(FD);
@@ -447,40 +402,245 @@ bool ApiModel::isRebindingMethod(const CXXMethodDecl *MD) const {
                             MD->getName());
 }
 
-bool ApiModel::isCombining(const FunctionDecl *FD) const {
-  if (!FD)
+bool ApiModel::isTensorOrListType(QualType T) const {
+  if (T.isNull())
     return false;
-  if (nameListed(FD, ExtraCombiningFunctions))
+  T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  if (isTensorClass(T->getAsCXXRecordDecl()))
     return true;
-  if (FD->isOverloadedOperator()) {
-    switch (FD->getOverloadedOperator()) {
-    case OO_Plus: case OO_Minus: case OO_Star: case OO_Slash:
-    case OO_PlusEqual: case OO_MinusEqual: case OO_StarEqual:
-    case OO_SlashEqual: case OO_EqualEqual: case OO_ExclaimEqual:
-    case OO_Less: case OO_LessEqual: case OO_Greater: case OO_GreaterEqual:
-      return true;
-    default:
-      return false;
-    }
-  }
-  if (!FD->getIdentifier() || !listed(CombiningNames, FD->getName()))
+  // TensorList (c10::ArrayRef<Tensor>), ITensorListRef (c10::IListRef<Tensor>,
+  // 2.x's cat), std::vector<Tensor>, std::initializer_list<Tensor>.
+  // A wrapper a tensor converts to implicitly (tt's LocatedTensor, which
+  // carries the caller's source location along).
+  if (const auto *RD = T->getAsCXXRecordDecl(); RD && RD->hasDefinition())
+    for (const CXXConstructorDecl *C : RD->ctors())
+      if (!C->isExplicit() && !C->isCopyOrMoveConstructor() &&
+          C->getNumParams() >= 1 && C->getMinRequiredArguments() <= 1 &&
+          isTensorClass(C->getParamDecl(0)
+                            ->getType()
+                            .getNonReferenceType()
+                            .getCanonicalType()
+                            ->getAsCXXRecordDecl()))
+        return true;
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!Spec || !nameListed(Spec, {"::c10::ArrayRef", "::c10::IListRef",
+                                  "::std::vector", "::std::initializer_list",
+                                  "::tt::ArrayRef"}))
     return false;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
-    return isTensorClass(MD->getParent());
-  return inApiNamespace(FD);
+  const CXXRecordDecl *Element = onlyTypeArgument(Spec);
+  return Element && isTensorClass(Element);
 }
 
-bool ApiModel::isNonPromotingMatmul(const FunctionDecl *FD) const {
-  if (!FD || !FD->getIdentifier() || !listed(MatmulNames, FD->getName()))
-    return false;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
-    return isTensorClass(MD->getParent());
-  return inApiNamespace(FD);
+void ApiModel::startTranslationUnit() const {
+  if (Semantics)
+    Semantics->reset();
+}
+
+const CallSemantics *ApiModel::callSemantics(const FunctionDecl *FD) const {
+  if (!FD)
+    return nullptr;
+  if (!Semantics)
+    Semantics = std::make_unique<AtenSemantics>();
+  auto IsTensor = [this](QualType T) { return isTensorOrListType(T); };
+  // CombiningFunctions: every tensor argument on one device, results
+  // promoted, as for an element-wise op.
+  if (nameListed(FD, ExtraCombiningFunctions)) {
+    CallSemantics S;
+    S.Roles.resize(1 + FD->getNumParams());
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+        MD && !MD->isStatic() && isTensorClass(MD->getParent()))
+      S.Roles[0].K = ArgumentRole::Device;
+    for (unsigned I = 0; I < FD->getNumParams(); ++I)
+      if (IsTensor(FD->getParamDecl(I)->getType()))
+        S.Roles[1 + I].K = ArgumentRole::Device;
+    S.DTypeRule = ResultDType::Promoted;
+    return Semantics->remember(FD, std::move(S));
+  }
+  if (!inApiNamespace(FD))
+    return nullptr;
+  if (const CallSemantics *S = Semantics->of(FD, IsTensor))
+    return S;
+  // Code without LibTorch's headers (tt's API): ATen's op of that name.
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  const bool IsMethod = MD && !MD->isStatic() && isTensorClass(MD->getParent());
+  llvm::StringRef Op;
+  if (FD->isOverloadedOperator())
+    Op = operatorOp(FD->getOverloadedOperator());
+  else if (FD->getIdentifier())
+    Op = FD->getName();
+  if (Op.empty())
+    return nullptr;
+  return Semantics->byName(FD, Op, IsMethod, IsTensor);
 }
 
 bool ApiModel::isModuleMove(const CXXMethodDecl *MD) const {
   return MD && MD->getIdentifier() && listed(ModuleMoveNames, MD->getName()) &&
          isModuleClass(MD->getParent());
+}
+
+
+std::optional<ApiModel::DeviceKind>
+ApiModel::deviceKindOf(const EnumConstantDecl *EC) const {
+  if (!EC || !isDeviceTypeEnum(dyn_cast<EnumDecl>(EC->getDeclContext())))
+    return std::nullopt;
+  llvm::StringRef N = EC->getName();
+  if (N == "CPU")
+    return DeviceKind::Cpu;
+  if (N == "CUDA")
+    return DeviceKind::Cuda;
+  return std::nullopt;
+}
+
+std::optional<DType> ApiModel::dtypeOf(const EnumConstantDecl *EC) const {
+  if (!EC || !isScalarTypeEnum(dyn_cast<EnumDecl>(EC->getDeclContext())))
+    return std::nullopt;
+  return llvm::StringSwitch<std::optional<DType>>(EC->getName())
+      .Case("Bool", DType::Bool)
+      .Case("Byte", DType::UInt8)
+      .Case("Char", DType::Int8)
+      .Case("Short", DType::Int16)
+      .Case("Int", DType::Int32)
+      .Case("Long", DType::Int64)
+      .Case("Half", DType::Float16)
+      .Case("BFloat16", DType::BFloat16)
+      .Case("Float", DType::Float32)
+      .Case("Double", DType::Float64)
+      .Default(std::nullopt);
+}
+
+ApiModel::TensorProperty
+ApiModel::tensorProperty(const CXXMethodDecl *MD) const {
+  if (!MD || !MD->getIdentifier() || !isTensorClass(MD->getParent()))
+    return TensorProperty::None;
+  llvm::StringRef N = MD->getName();
+  if (N == "device")
+    return TensorProperty::Device;
+  if (N == "scalar_type" || N == "dtype")
+    return TensorProperty::DType;
+  if (N == "options")
+    return TensorProperty::Options;
+  return TensorProperty::None;
+}
+
+ApiModel::OptionsSetter ApiModel::optionsSetter(const FunctionDecl *FD) const {
+  if (!FD || !FD->getIdentifier())
+    return OptionsSetter::Other;
+  // A method of TensorOptions, or a free function that returns one.
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  const bool Member = MD && isTensorOptionsClass(MD->getParent());
+  const bool Helper =
+      !MD && isTensorOptionsClass(FD->getReturnType()->getAsCXXRecordDecl());
+  if (!Member && !Helper)
+    return OptionsSetter::Other;
+  llvm::StringRef N = FD->getName();
+  if (N == "device")
+    return OptionsSetter::Device;
+  if (N == "dtype")
+    return OptionsSetter::DType;
+  if (Member && (N == "requires_grad" || N == "pinned_memory" || N == "layout" ||
+                 N == "memory_format"))
+    return OptionsSetter::Neutral;
+  return OptionsSetter::Other;
+}
+
+std::optional<ApiModel::DeviceName>
+ApiModel::parseDeviceString(llvm::StringRef S) const {
+  DeviceName D;
+  if (S == "cpu")
+    return D;
+  D.Cuda = true;
+  if (S == "cuda")
+    return D;
+  int Index;
+  if (S.consume_front("cuda:") && !S.getAsInteger(10, Index) && Index >= 0) {
+    D.Index = Index;
+    return D;
+  }
+  return std::nullopt;
+}
+
+ApiModel::Conversion ApiModel::conversionKind(const CXXMethodDecl *MD) const {
+  llvm::StringRef N = MD && MD->getIdentifier() ? MD->getName() : "";
+  if (N == "to")
+    return Conversion::To;
+  if (N == "cuda")
+    return Conversion::Cuda;
+  if (N == "cpu")
+    return Conversion::Cpu;
+  if (N == "half")
+    return Conversion::Half;
+  if (N == "bfloat16")
+    return Conversion::BFloat16;
+  if (N == "toType")
+    return Conversion::ToType;
+  if (N == "type_as")
+    return Conversion::TypeAs;
+  return Conversion::Keeps;
+}
+
+ApiModel::ModuleMove ApiModel::moduleMoveKind(const CXXMethodDecl *MD) const {
+  llvm::StringRef N = MD && MD->getIdentifier() ? MD->getName() : "";
+  if (N == "cuda")
+    return ModuleMove::Cuda;
+  if (N == "cpu")
+    return ModuleMove::Cpu;
+  if (N == "half")
+    return ModuleMove::Half;
+  if (N == "bfloat16")
+    return ModuleMove::BFloat16;
+  return ModuleMove::To;
+}
+
+bool ApiModel::isOptionalClass(const CXXRecordDecl *RD) const {
+  return RD && nameListed(RD, {"::c10::optional", "::std::optional"});
+}
+
+bool ApiModel::isIValueToTensor(const CXXMethodDecl *MD) const {
+  return MD && MD->getIdentifier() && MD->getName() == "toTensor" &&
+         isIValueClass(MD->getParent());
+}
+
+ApiModel::FactoryShape ApiModel::factoryShape(const FunctionDecl *FD) const {
+  llvm::StringRef N = FD && FD->getIdentifier() ? FD->getName() : "";
+  if (N == "tensor")
+    return FactoryShape::Values;
+  if (N == "scalar_tensor")
+    return FactoryShape::Scalar;
+  if (N == "arange" || N == "linspace" || N == "logspace" || N == "randperm")
+    return FactoryShape::Vector;
+  if (N == "eye")
+    return FactoryShape::Matrix;
+  return FactoryShape::Sizes;
+}
+
+bool ApiModel::isSetDefaultDtype(const FunctionDecl *FD) const {
+  return FD && FD->getIdentifier() && FD->getName() == "set_default_dtype" &&
+         isApiFunction(FD);
+}
+
+std::string ApiModel::inPlaceTwinName(llvm::StringRef Name) const {
+  return (Name + "_").str();
+}
+
+bool ApiModel::isInPlaceName(llvm::StringRef Name) const {
+  return Name.ends_with("_");
+}
+
+bool ApiModel::isArrayRefClass(const CXXRecordDecl *RD) const {
+  return RD && nameListed(RD, {"::c10::ArrayRef", "::tt::IntArrayRef"});
+}
+
+llvm::SmallVector<const CXXMethodDecl *, 2>
+ApiModel::forwardMethods(const CXXRecordDecl *Module) const {
+  llvm::SmallVector<const CXXMethodDecl *, 2> Out;
+  if (!Module || !Module->hasDefinition())
+    return Out;
+  ASTContext &Ctx = Module->getASTContext();
+  for (const NamedDecl *ND : Module->lookup(&Ctx.Idents.get("forward")))
+    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(ND->getAsFunction()))
+      Out.push_back(MD);
+  return Out;
 }
 
 } // namespace clang::tidy::tensor

@@ -11,7 +11,11 @@
 #ifndef TENSOR_TIDY_CHECKS_APIMODEL_H
 #define TENSOR_TIDY_CHECKS_APIMODEL_H
 
+#include "AtenSemantics.h"
+#include "ScalarTypes.h"
 #include "ClangTidyCheck.h"
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -119,14 +123,21 @@ public:
   };
   FactoryKind factoryKind(const FunctionDecl *FD) const;
 
-  /// Does calling FD combine its tensor arguments, so that they must share
-  /// a device (ATen's common-device rule)? Tensor methods (x.add(y)),
-  /// operators, free functions of torch::/at::/tt:: and their nn::functional
-  /// losses, and CombiningFunctions.
-  bool isCombining(const FunctionDecl *FD) const;
-  /// matmul, mm, bmm, linear: they combine and, unlike arithmetic, do not
-  /// promote dtypes (a mismatch is an error).
-  bool isNonPromotingMatmul(const FunctionDecl *FD) const;
+  /// What calling \p FD does to devices and dtypes: which of its
+  /// arguments must share a device, which may stay on the cpu, which name
+  /// a dtype, and its result's dtype and rank (the ATen semantics table,
+  /// AtenSemantics.h). For LibTorch, read from the op schemas of the headers
+  /// the translation unit includes; for tt, ATen's op of the same name.
+  /// CombiningFunctions are taken to put every tensor argument on one
+  /// device. Null when \p FD reaches no ATen op.
+  const CallSemantics *callSemantics(const FunctionDecl *FD) const;
+  /// Forgets what callSemantics learnt about the previous translation
+  /// unit's declarations. Every check calls it when one starts.
+  void startTranslationUnit() const;
+  /// A tensor, or a list of tensors (TensorList, std::vector<Tensor>,
+  /// ITensorListRef), by value or reference: what may carry a device into
+  /// an op.
+  bool isTensorOrListType(QualType T) const;
   /// A module method that moves or casts the module in place: to, cuda,
   /// cpu, half, bfloat16.
   bool isModuleMove(const CXXMethodDecl *MD) const;
@@ -135,29 +146,69 @@ public:
   bool isModuleForward(const CXXMethodDecl *MD) const;
   /// A batch member that holds a tensor from the loader: data, target.
   bool isBatchTensorField(const FieldDecl *FD) const;
-  /// Tensor methods and functions by what they keep of their tensor:
-  /// the dtype (views, activations, ...), the number of dimensions
-  /// (element-wise ops, permute, clone, ...), or nothing but a 0-dim result
-  /// when called without a dim (reductions).
-  bool keepsDType(llvm::StringRef Name) const;
-  bool keepsRank(llvm::StringRef Name) const;
-  bool isReduction(llvm::StringRef Name) const;
-  /// Ops that return a (values, indices) tuple when given a dim: max, min,
-  /// sort, topk, kthvalue, median, mode, cummax, cummin. The values keep
-  /// the tensor's dtype; the indices are int64.
-  bool returnsValuesAndIndices(llvm::StringRef Name) const;
-  /// The number of dimensions of a combining function's result, given the
-  /// dimensions \p Dim its tensor arguments agree on (-1: unknown, -2: at
-  /// least one): stack adds one and cat keeps it, and both give at least
-  /// one; the losses (mse_loss, cross_entropy, kl_div, ...) reduce in ways
-  /// the analysis does not follow (-1); others keep it.
-  int combinedRank(const FunctionDecl *FD, int Dim) const;
   /// torch::load / tt::load: fills its argument from a file, so what the
   /// analysis knew of it no longer holds.
   bool isLoadFunction(const FunctionDecl *FD) const;
   /// A tensor method that makes its object another tensor (set_, set_data,
   /// swap): the object's device and dtype are those of the argument.
   bool isRebindingMethod(const CXXMethodDecl *MD) const;
+
+  /// What a c10::DeviceType / tt::DeviceType enumerator names: kCPU the
+  /// cpu, kCUDA a cuda device; the others (MPS, XLA, ...) nullopt.
+  enum class DeviceKind { Cpu, Cuda };
+  std::optional<DeviceKind> deviceKindOf(const EnumConstantDecl *EC) const;
+  /// The dtype a c10::ScalarType / tt::ScalarType enumerator names (kHalf,
+  /// kFloat, kLong, ...), or nullopt for the others (complex, quantized).
+  std::optional<DType> dtypeOf(const EnumConstantDecl *EC) const;
+
+  /// A tensor method that reads a property: `device()`, `scalar_type()` or
+  /// `dtype()`, `options()`.
+  enum class TensorProperty { None, Device, DType, Options };
+  TensorProperty tensorProperty(const CXXMethodDecl *MD) const;
+  /// What a TensorOptions setter sets: TensorOptions::device(d) and dtype(t),
+  /// and the free helpers torch::device(d), torch::dtype(t) that make one;
+  /// Neutral for those that leave device and dtype alone (requires_grad,
+  /// pinned_memory, layout, memory_format); Other for anything else.
+  enum class OptionsSetter { Other, Device, DType, Neutral };
+  OptionsSetter optionsSetter(const FunctionDecl *FD) const;
+  /// c10::Device's string form ("cpu", "cuda", "cuda:1"), as Device("...")
+  /// parses it: cuda or not, and the index (-1: none).
+  struct DeviceName {
+    bool Cuda = false;
+    int Index = -1;
+  };
+  std::optional<DeviceName> parseDeviceString(llvm::StringRef S) const;
+  /// How an out-of-place conversion (isOutOfPlaceConversion) changes its
+  /// tensor: to(...), cuda(), cpu(), half(), bfloat16(), toType(t),
+  /// type_as(other); Keeps for those that keep device and dtype
+  /// (contiguous, clone, detach, pin_memory).
+  enum class Conversion { To, Cuda, Cpu, Half, BFloat16, ToType, TypeAs, Keeps };
+  Conversion conversionKind(const CXXMethodDecl *MD) const;
+  /// How a module move (isModuleMove) changes its module.
+  enum class ModuleMove { To, Cuda, Cpu, Half, BFloat16 };
+  ModuleMove moduleMoveKind(const CXXMethodDecl *MD) const;
+  /// c10::optional or std::optional.
+  bool isOptionalClass(const CXXRecordDecl *RD) const;
+  /// c10::IValue::toTensor(): a TorchScript module's output as a tensor.
+  bool isIValueToTensor(const CXXMethodDecl *MD) const;
+  /// What gives a factory's result its number of dimensions: its sizes
+  /// argument (zeros, randn, ...), the nesting of its values (tensor), or its
+  /// kind (scalar_tensor: 0; arange, linspace, logspace, randperm: 1;
+  /// eye: 2).
+  enum class FactoryShape { Sizes, Values, Scalar, Vector, Matrix };
+  FactoryShape factoryShape(const FunctionDecl *FD) const;
+  /// torch::set_default_dtype / tt::set_default_dtype.
+  bool isSetDefaultDtype(const FunctionDecl *FD) const;
+  /// ATen's in-place twins are named with a trailing underscore: add_ for
+  /// add. The twin's name, and whether a name is an in-place one.
+  std::string inPlaceTwinName(llvm::StringRef Name) const;
+  bool isInPlaceName(llvm::StringRef Name) const;
+  /// c10::ArrayRef (IntArrayRef, TensorList) and tt::IntArrayRef: a view of values whose
+  /// one-argument constructor makes a one-element list.
+  bool isArrayRefClass(const CXXRecordDecl *RD) const;
+  /// The forward() methods a module class declares.
+  llvm::SmallVector<const CXXMethodDecl *, 2>
+  forwardMethods(const CXXRecordDecl *Module) const;
 
   /// Identifies this configuration: checks whose models agree share one
   /// analysis per function.
@@ -175,6 +226,8 @@ private:
   std::vector<std::string> ExtraBatchClasses;
   std::vector<std::string> BatchClasses;
   std::string Key;
+  /// Derived per declaration, per translation unit.
+  mutable std::unique_ptr<AtenSemantics> Semantics;
 
   /// Reads each option through \p Get (its value, or "" when unset).
   explicit ApiModel(llvm::function_ref<std::string(llvm::StringRef)> Get);

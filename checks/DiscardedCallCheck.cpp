@@ -149,6 +149,7 @@ void DiscardedCallCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void DiscardedCallCheck::onStartOfTranslationUnit() {
+  Api.startTranslationUnit();
   Reported.clear();
   ValueStatements.clear();
   Deferred.clear();

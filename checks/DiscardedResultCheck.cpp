@@ -18,12 +18,14 @@ bool sameParamType(QualType A, QualType B) {
 // The in-place twin of \p MD (`add` -> `add_`) in its class or a base: one
 // whose first \p NumArgs parameters have \p MD's types and whose others have
 // defaults, so the call's arguments fit it as they fit \p MD.
-const CXXMethodDecl *inPlaceTwin(const CXXMethodDecl *MD, unsigned NumArgs) {
+const CXXMethodDecl *inPlaceTwin(const CXXMethodDecl *MD, unsigned NumArgs,
+                                 const ApiModel &Api) {
   const IdentifierInfo *Id = MD->getIdentifier();
   if (!Id)
     return nullptr;
   const CXXRecordDecl *RD = MD->getParent();
-  IdentifierInfo &TwinId = RD->getASTContext().Idents.get((Id->getName() + "_").str());
+  IdentifierInfo &TwinId =
+      RD->getASTContext().Idents.get(Api.inPlaceTwinName(Id->getName()));
   const CXXMethodDecl *Found = nullptr;
   auto Search = [&](const CXXRecordDecl *C) {
     for (const NamedDecl *ND : C->lookup(&TwinId)) {
@@ -67,7 +69,7 @@ DiscardedResultCheck::DiscardedResultCheck(StringRef Name,
 
 bool DiscardedResultCheck::reports(const CXXMethodDecl *MD) const {
   const IdentifierInfo *Id = MD->getIdentifier();
-  return Id && !MD->isStatic() && !Id->getName().ends_with("_") &&
+  return Id && !MD->isStatic() && !Api.isInPlaceName(Id->getName()) &&
          Api.isTensorClass(MD->getParent()) &&
          Api.isTensorValueType(MD->getReturnType()) &&
          !Api.isOutOfPlaceConversion(MD) &&
@@ -78,7 +80,7 @@ FixItHint DiscardedResultCheck::fixFor(const CXXMemberCallExpr *Call,
                                        const MemberExpr *Callee,
                                        StringRef RecvText) const {
   if (const CXXMethodDecl *Twin =
-          inPlaceTwin(Call->getMethodDecl(), Call->getNumArgs()))
+          inPlaceTwin(Call->getMethodDecl(), Call->getNumArgs(), Api))
     return FixItHint::CreateReplacement(
         CharSourceRange::getTokenRange(Callee->getMemberLoc()),
         Twin->getName());
@@ -97,7 +99,7 @@ void DiscardedResultCheck::emit(const Finding &F) {
   if (F.Fix)
     return;
   if (const CXXMethodDecl *Twin =
-          inPlaceTwin(F.Call->getMethodDecl(), F.Call->getNumArgs()))
+          inPlaceTwin(F.Call->getMethodDecl(), F.Call->getNumArgs(), Api))
     diag(F.Loc, "use the result, or '%0' to change the tensor in place",
          DiagnosticIDs::Note)
         << Twin->getName();

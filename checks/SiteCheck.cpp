@@ -22,6 +22,7 @@ void SiteCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void SiteCheck::onStartOfTranslationUnit() {
+  Api.startTranslationUnit();
   DeviceDtypeAnalysis::reset();
   Reported.clear();
 }
@@ -54,8 +55,7 @@ public:
   bool Found = false;
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
-    Found |= FD && FD->getIdentifier() &&
-             FD->getName() == "set_default_dtype" && Api.isApiFunction(FD);
+    Found |= Api.isSetDefaultDtype(FD);
     return !Found;
   }
 

@@ -51,18 +51,32 @@ bool isModuleCallee(const FunctionDecl *FD, const ApiModel &Api) {
 // an rvalue, move) their arguments into a new object: make_tuple(h, c) and
 // v.emplace_back(x) leave h, c and x as they were.
 bool copiesArguments(const FunctionDecl *FD) {
-  if (!FD->isInStdNamespace() || !FD->getIdentifier())
-    return false;
-  llvm::StringRef N = FD->getName();
-  return N == "make_tuple" || N == "make_pair" || N == "emplace_back" ||
-         N == "emplace" || N == "make_shared" || N == "make_unique";
+  return isStdAnyOf(FD, {"make_tuple", "make_pair", "emplace_back", "emplace",
+                         "make_shared", "make_unique"});
 }
 
 class EscapeScanner : public RecursiveASTVisitor<EscapeScanner> {
 public:
-  EscapeScanner(BodyFacts &Out, const ApiModel &Api) : Out(Out), Api(Api) {}
+  EscapeScanner(BodyFacts &Out, const ApiModel &Api, ASTContext &Ctx)
+      : Out(Out), Api(Api), Ctx(Ctx) {}
 
   bool shouldVisitLambdaBody() const { return false; }
+
+  // A branch under a constant condition that never runs, as the solver's
+  // CFG prunes it (PruneTriviallyFalseEdges): `if (kRestoreFromCheckpoint)
+  // torch::load(model, ...)` with the flag a false constant loads nothing.
+  bool TraverseIfStmt(IfStmt *S) {
+    const Expr *Cond = S->getCond();
+    bool Value = false;
+    if (!S->isConstexpr() && !S->getConditionVariable() && Cond &&
+        !Cond->isValueDependent() && !Cond->HasSideEffects(Ctx) &&
+        Cond->EvaluateAsBooleanCondition(Value, Ctx)) {
+      if (!TraverseStmt(S->getInit()) || !TraverseStmt(S->getCond()))
+        return false;
+      return TraverseStmt(Value ? S->getThen() : S->getElse());
+    }
+    return RecursiveASTVisitor::TraverseIfStmt(S);
+  }
 
   bool VisitUnaryOperator(UnaryOperator *UO) {
     if (UO->getOpcode() == UO_AddrOf)
@@ -258,8 +272,7 @@ private:
   // std::vector<Example<>>: what a loader without a Stack transform yields.
   bool isBatchVector(const CXXRecordDecl *RD) const {
     const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
-    if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier() ||
-        Spec->getName() != "vector" || Spec->getTemplateArgs().size() < 1 ||
+    if (!isStd(Spec, "vector") || Spec->getTemplateArgs().size() < 1 ||
         Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
       return false;
     return Api.isBatchClass(
@@ -296,6 +309,7 @@ private:
       ExampleLoops;
   BodyFacts &Out;
   const ApiModel &Api;
+  ASTContext &Ctx;
   llvm::DenseSet<const CXXConstructExpr *> ArgCopies;
 };
 
@@ -474,10 +488,10 @@ constexpr unsigned MaxSummaryDepth = 8;
 
 } // namespace
 
-BodyFacts scanBody(const Stmt *Body, const ApiModel &Api) {
+BodyFacts scanBody(const FunctionDecl *Fn, const ApiModel &Api) {
   BodyFacts Out;
-  EscapeScanner Scanner(Out, Api);
-  Scanner.TraverseStmt(const_cast<Stmt *>(Body));
+  EscapeScanner Scanner(Out, Api, Fn->getASTContext());
+  Scanner.TraverseStmt(const_cast<Stmt *>(Fn->getBody()));
   Scanner.finish();
   return Out;
 }
@@ -518,7 +532,7 @@ bool mayChangeParam(const FunctionDecl *Def, const ParmVarDecl *Param,
   C.Changed[Key] = std::nullopt; // in progress
   ++C.Depth;
   llvm::DenseSet<const ParmVarDecl *> Changed;
-  BodyFacts Facts = scanBody(Def->getBody(), Api);
+  BodyFacts Facts = scanBody(Def, Api);
   for (const ParmVarDecl *P : Def->parameters())
     if (Facts.Escaped.contains(P))
       Changed.insert(P);
@@ -564,11 +578,7 @@ bool mayChangeThis(const CXXMethodDecl *MD, const ApiModel &Api) {
 } // namespace
 
 bool forwardConvertsInput(const CXXRecordDecl *Module, const ApiModel &Api) {
-  if (!Module || !Module->hasDefinition())
-    return false;
-  ASTContext &Ctx = Module->getASTContext();
-  for (const NamedDecl *ND : Module->lookup(&Ctx.Idents.get("forward"))) {
-    const auto *MD = dyn_cast<CXXMethodDecl>(ND->getAsFunction());
+  for (const CXXMethodDecl *MD : Api.forwardMethods(Module)) {
     const FunctionDecl *Def = nullptr;
     if (!MD || !MD->hasBody(Def) || !Def)
       continue;

@@ -52,8 +52,9 @@ struct BodyFacts {
   llvm::DenseMap<const VarDecl *, const ValueDecl *> LoopElements;
 };
 
-/// Scans \p Body (lambda bodies excluded: they are functions of their own).
-BodyFacts scanBody(const Stmt *Body, const ApiModel &Api);
+/// Scans \p Fn's body (lambda bodies excluded: they are functions of their
+/// own; branches under a constant condition that never run, too).
+BodyFacts scanBody(const FunctionDecl *Fn, const ApiModel &Api);
 
 /// The definition a call runs when the analysis may follow it: a function,
 /// or a non-virtual (or final) method, declared outside system headers and

@@ -1,6 +1,7 @@
 //===--- Exprs.cpp - Expressions as the user wrote them -------------------===//
 
 #include "Exprs.h"
+#include "llvm/ADT/STLExtras.h"
 #include "clang/AST/IgnoreExpr.h"
 
 namespace clang::tidy::tensor::analysis {
@@ -75,16 +76,29 @@ const ValueDecl *objectVar(const Expr *E) {
   return referencedVar(throughDeref(E));
 }
 
+bool isStd(const NamedDecl *D, llvm::StringRef Name) {
+  if (!D || !D->getIdentifier() || D->getName() != Name)
+    return false;
+  const DeclContext *DC = D->getDeclContext();
+  while (DC && !DC->isNamespace())
+    DC = DC->getParent(); // a member: its class's namespace
+  while (DC && DC->isInlineNamespace())
+    DC = DC->getParent(); // std::__cxx11, std::__1
+  return DC && DC->isStdNamespace();
+}
+
+bool isStdAnyOf(const NamedDecl *D,
+                std::initializer_list<llvm::StringRef> Names) {
+  return llvm::any_of(Names, [&](llvm::StringRef N) { return isStd(D, N); });
+}
+
 const ValueDecl *elementContainer(const Expr *E) {
   E = strip(E);
   if (const auto *OCE = dyn_cast_or_null<CXXOperatorCallExpr>(E)) {
     if (OCE->getOperator() == OO_Subscript && OCE->getNumArgs() == 2)
       return referencedVar(OCE->getArg(0));
   } else if (const auto *MCE = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
-    const CXXMethodDecl *MD = MCE->getMethodDecl();
-    if (MD && MD->getIdentifier() &&
-        (MD->getName() == "at" || MD->getName() == "front" ||
-         MD->getName() == "back"))
+    if (isStdAnyOf(MCE->getMethodDecl(), {"at", "front", "back"}))
       return referencedVar(MCE->getImplicitObjectArgument());
   }
   return nullptr;
@@ -123,7 +137,7 @@ llvm::SmallVector<const Expr *, 4> listElements(const Expr *E) {
   return Out;
 }
 
-int sizesRank(const Expr *E) {
+int sizesRank(const Expr *E, const ApiModel &Api) {
   E = strip(E);
   if (const auto *SIL = dyn_cast_or_null<CXXStdInitializerListExpr>(E))
     E = strip(SIL->getSubExpr());
@@ -135,18 +149,18 @@ int sizesRank(const Expr *E) {
       return -1;
     // IntArrayRef(n): c10::ArrayRef's one-element constructor.
     const CXXRecordDecl *RD = CE->getConstructor()->getParent();
-    if (RD->getIdentifier() && RD->getName().ends_with("ArrayRef") &&
+    if (Api.isArrayRefClass(RD) &&
         !CE->isListInitialization() &&
         strip(Args[0])->getType()->isIntegerType())
       return 1;
-    return sizesRank(Args[0]);
+    return sizesRank(Args[0], Api);
   }
   if (const auto *ILE = dyn_cast_or_null<InitListExpr>(E))
     return ILE->getNumInits();
   return -1;
 }
 
-int nestedListRank(const Expr *E, QualType *Leaf) {
+int nestedListRank(const Expr *E, const ApiModel &Api, QualType *Leaf) {
   for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
     E = strip(E);
     if (!E)
@@ -160,8 +174,7 @@ int nestedListRank(const Expr *E, QualType *Leaf) {
     // std::vector<float>, c10::ArrayRef<int64_t>: one dimension.
     if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
             T->getAsCXXRecordDecl());
-        Spec && Spec->getIdentifier() &&
-        (Spec->getName() == "vector" || Spec->getName() == "ArrayRef") &&
+        Spec && (isStd(Spec, "vector") || Api.isArrayRefClass(Spec)) &&
         Spec->getTemplateArgs().size() >= 1 &&
         Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
         Spec->getTemplateArgs()[0].getAsType()->isArithmeticType()) {
@@ -176,7 +189,7 @@ int nestedListRank(const Expr *E, QualType *Leaf) {
     if (const auto *ILE = dyn_cast<InitListExpr>(E)) {
       if (ILE->getNumInits() == 0)
         return -1; // no value to infer a dtype from
-      int Inner = nestedListRank(ILE->getInit(0), Leaf);
+      int Inner = nestedListRank(ILE->getInit(0), Api, Leaf);
       return Inner < 0 ? -1 : Inner + 1;
     }
     // A converting construction (TensorDataContainer from a list or a
@@ -213,8 +226,7 @@ const Expr *constantInit(const Expr *E) {
 std::optional<llvm::SmallVector<QualType, 4>> tupleElementTypes(QualType T) {
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
-  if (!Spec || !Spec->getIdentifier() || !Spec->isInStdNamespace() ||
-      (Spec->getName() != "tuple" && Spec->getName() != "pair"))
+  if (!isStdAnyOf(Spec, {"tuple", "pair"}))
     return std::nullopt;
   llvm::SmallVector<QualType, 4> Types;
   for (const TemplateArgument &A : Spec->getTemplateArgs().asArray()) {
@@ -233,8 +245,7 @@ std::optional<llvm::SmallVector<QualType, 4>> tupleElementTypes(QualType T) {
 std::optional<std::pair<unsigned, const Expr *>> tupleGet(const Expr *E) {
   const auto *CE = dyn_cast_or_null<CallExpr>(E);
   const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
-  if (!FD || !FD->getIdentifier() || FD->getName() != "get" ||
-      !FD->isInStdNamespace() || CE->getNumArgs() != 1)
+  if (!isStd(FD, "get") || CE->getNumArgs() != 1)
     return std::nullopt;
   const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
   if (!Args || Args->size() < 1 ||
@@ -260,8 +271,7 @@ llvm::SmallVector<const Expr *, 4> tupleArguments(const Expr *E) {
     return {ILE->inits().begin(), ILE->inits().end()};
   if (const auto *Call = dyn_cast<CallExpr>(E))
     if (const FunctionDecl *FD = Call->getDirectCallee();
-        FD && FD->isInStdNamespace() && FD->getIdentifier() &&
-        (FD->getName() == "make_tuple" || FD->getName() == "make_pair"))
+        isStdAnyOf(FD, {"make_tuple", "make_pair"}))
       return {Call->arg_begin(), Call->arg_end()};
   return {};
 }

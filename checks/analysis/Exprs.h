@@ -10,6 +10,7 @@
 #ifndef TENSOR_TIDY_CHECKS_ANALYSIS_EXPRS_H
 #define TENSOR_TIDY_CHECKS_ANALYSIS_EXPRS_H
 
+#include "ApiModel.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallVector.h"
@@ -42,6 +43,14 @@ const ValueDecl *objectVar(const Expr *E);
 /// null for anything else.
 const ValueDecl *elementContainer(const Expr *E);
 
+/// A declaration of the C++ standard library with this name, or a member
+/// of one of its classes (std::vector, std::make_tuple, vector::front,
+/// pair::first). The analysis names standard library entities only through
+/// this; the tensor API's names live in ApiModel.
+bool isStd(const NamedDecl *D, llvm::StringRef Name);
+/// isStd with any of \p Names.
+bool isStdAnyOf(const NamedDecl *D, std::initializer_list<llvm::StringRef> Names);
+
 /// Arguments as written: defaulted ones (an allocator, say) left out.
 llvm::SmallVector<const Expr *, 2> writtenArgs(const CXXConstructExpr *CE);
 llvm::SmallVector<const Expr *, 2> writtenArgs(const CallExpr *CE);
@@ -50,12 +59,13 @@ llvm::SmallVector<const Expr *, 2> writtenArgs(const CallExpr *CE);
 llvm::SmallVector<const Expr *, 4> listElements(const Expr *E);
 /// The number of sizes in a `{2, 3}` argument (0 for `{}`), 1 for a single
 /// integer (an IntArrayRef built from one size); -1 otherwise.
-int sizesRank(const Expr *E);
+int sizesRank(const Expr *E, const ApiModel &Api);
 /// The nesting depth of a braced list of values (`{{1, 2}, {3, 4}}` is 2),
 /// 0 for a single arithmetic value, 1 for a std::vector or ArrayRef of
 /// them; -1 otherwise. \p Leaf, when given, receives the type of the
 /// first value (what torch::tensor infers its dtype from).
-int nestedListRank(const Expr *E, QualType *Leaf = nullptr);
+int nestedListRank(const Expr *E, const ApiModel &Api,
+                   QualType *Leaf = nullptr);
 /// The enumerator E names, or null.
 const EnumConstantDecl *enumConstant(const Expr *E);
 /// A constant global's initialiser (kCUDA, kHalf, kFloat32 = at::kFloat),

@@ -88,8 +88,7 @@ private:
   TensorFact evalCall(const CallExpr *CE);
   TensorFact evalConversion(const CXXMemberCallExpr *MCE,
                             const TensorFact &Self);
-  int methodRank(llvm::StringRef Name, const CXXMemberCallExpr *MCE,
-                 int Self);
+  TensorFact evalApiCall(const CallExpr *CE, const CallSemantics &Sem);
   TensorFact combine(llvm::ArrayRef<const Expr *> Args,
                      llvm::ArrayRef<TensorFact> Facts, SourceLocation Loc);
   /// The operands of a combining call as ATen sees them: the elements of a

@@ -28,25 +28,10 @@ bool isFloating(DType T) {
 
 bool isIntegral(DType T) { return T != DType::Bool && !isFloating(T); }
 
-DeviceFact deviceFromEnumerator(llvm::StringRef Name) {
-  return Name == "CPU"    ? DeviceFact::cpu()
-         : Name == "CUDA" ? DeviceFact::cuda()
-                          : DeviceFact::unknown();
-}
-
-std::optional<DType> dtypeFromEnumerator(llvm::StringRef Name) {
-  return llvm::StringSwitch<std::optional<DType>>(Name)
-      .Case("Bool", DType::Bool)
-      .Case("Byte", DType::UInt8)
-      .Case("Char", DType::Int8)
-      .Case("Short", DType::Int16)
-      .Case("Int", DType::Int32)
-      .Case("Long", DType::Int64)
-      .Case("Half", DType::Float16)
-      .Case("BFloat16", DType::BFloat16)
-      .Case("Float", DType::Float32)
-      .Case("Double", DType::Float64)
-      .Default(std::nullopt);
+DeviceFact deviceFromKind(std::optional<ApiModel::DeviceKind> K) {
+  if (!K)
+    return DeviceFact::unknown();
+  return *K == ApiModel::DeviceKind::Cpu ? DeviceFact::cpu() : DeviceFact::cuda();
 }
 
 namespace {

@@ -11,6 +11,8 @@
 #ifndef TENSOR_TIDY_CHECKS_ANALYSIS_LATTICE_H
 #define TENSOR_TIDY_CHECKS_ANALYSIS_LATTICE_H
 
+#include "ApiModel.h"
+#include "ScalarTypes.h"
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceLocation.h"
 #include <optional>
@@ -18,26 +20,10 @@
 
 namespace clang::tidy::tensor {
 
-/// c10::ScalarType's floating, integral and boolean members (tt mirrors it).
-enum class DType : uint8_t {
-  Bool,
-  UInt8,
-  Int8,
-  Int16,
-  Int32,
-  Int64,
-  Float16,
-  BFloat16,
-  Float32,
-  Float64,
-};
-
 /// The dtype's name as PyTorch prints it: "float16", "int64", ...
 llvm::StringRef dtypeName(DType T);
 bool isFloating(DType T);
 bool isIntegral(DType T); // Bool excluded
-/// c10's enumerator name ("Half", "Float", "Long", ...) to a DType.
-std::optional<DType> dtypeFromEnumerator(llvm::StringRef Name);
 /// PyTorch's promote_types for two dtypes (c10/core/ScalarType.h).
 DType promoteTypes(DType A, DType B);
 
@@ -79,11 +65,13 @@ struct DeviceFact {
   std::string describe() const;
 };
 
+/// The fact an enumerator of c10::DeviceType gives (ApiModel::deviceKindOf):
+/// cpu, cuda, or unknown for the others.
+DeviceFact deviceFromKind(std::optional<ApiModel::DeviceKind> K);
+
+
 DeviceFact join(const DeviceFact &A, const DeviceFact &B);
 
-/// c10::DeviceType's enumerator name to a device: "CPU" is the cpu, "CUDA"
-/// some cuda device; the others (MPS, XLA, ...) are unknown.
-DeviceFact deviceFromEnumerator(llvm::StringRef Name);
 
 /// Do two devices differ on some run of the program that reaches here, in
 /// the way that makes ATen throw? cpu vs cuda, cuda:0 vs cuda:1, and a

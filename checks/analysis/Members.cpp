@@ -212,12 +212,14 @@ DeviceFact parameterAsMember(const CXXConstructorDecl *Ctor,
 DeviceFact moveTarget(const CXXConstructorDecl *Ctor, const CXXMemberCallExpr *Move,
                       const Expr *Dev, const ApiModel &Api) {
   if (!Dev) {
-    const CXXMethodDecl *MD = Move->getMethodDecl();
-    if (MD->getName() == "cuda")
+    switch (Api.moduleMoveKind(Move->getMethodDecl())) {
+    case ApiModel::ModuleMove::Cuda:
       return DeviceFact::cuda();
-    if (MD->getName() == "cpu")
+    case ApiModel::ModuleMove::Cpu:
       return DeviceFact::cpu();
-    return DeviceFact::unknown();
+    default:
+      return DeviceFact::unknown();
+    }
   }
   const Expr *E = strip(Dev);
   // Device(kCUDA) and the implicit conversion from a DeviceType constant.
@@ -226,9 +228,7 @@ DeviceFact moveTarget(const CXXConstructorDecl *Ctor, const CXXMemberCallExpr *M
     E = strip(CE->getArg(0));
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl())) {
-      if (!Api.isDeviceTypeEnum(dyn_cast<EnumDecl>(EC->getDeclContext())))
-        return DeviceFact::unknown();
-      return deviceFromEnumerator(EC->getName());
+      return deviceFromKind(Api.deviceKindOf(EC));
     }
     // The constructor's parameter that initialises a fixed Device member.
     if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))

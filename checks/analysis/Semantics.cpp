@@ -18,9 +18,7 @@ DeviceFact FunctionAnalyzer::evalDevice(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
     E = strip(E);
     if (const EnumConstantDecl *EC = enumConstant(E)) {
-      if (!Api.isDeviceTypeEnum(dyn_cast<EnumDecl>(EC->getDeclContext())))
-        return DeviceFact::unknown();
-      return deviceFromEnumerator(EC->getName());
+      return deviceFromKind(Api.deviceKindOf(EC));
     }
     if (const Expr *Init = constantInit(E)) {
       E = Init;
@@ -44,15 +42,13 @@ DeviceFact FunctionAnalyzer::evalDevice(const Expr *E) {
         if (auto Args = writtenArgs(SC); Args.size() == 1)
           Arg = strip(Args[0]);
       if (const auto *SL = dyn_cast<StringLiteral>(Arg)) {
-        llvm::StringRef S = SL->getString();
-        if (S == "cpu")
+        std::optional<ApiModel::DeviceName> D =
+            Api.parseDeviceString(SL->getString());
+        if (!D)
+          return DeviceFact::unknown();
+        if (!D->Cuda)
           return DeviceFact::cpu();
-        if (S == "cuda")
-          return DeviceFact::cuda();
-        int Index;
-        if (S.consume_front("cuda:") && !S.getAsInteger(10, Index))
-          return DeviceFact::cuda(Index);
-        return DeviceFact::unknown();
+        return D->Index >= 0 ? DeviceFact::cuda(D->Index) : DeviceFact::cuda();
       }
       DeviceFact Type = evalDevice(CE->getArg(0));
       if (Type.isKnown() && Type.IsCuda && CE->getNumArgs() > 1) {
@@ -63,9 +59,8 @@ DeviceFact FunctionAnalyzer::evalDevice(const Expr *E) {
       return Type;
     }
     if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(E)) {
-      const CXXMethodDecl *MD = MCE->getMethodDecl();
-      if (MD && MD->getIdentifier() && MD->getName() == "device" &&
-          Api.isTensorClass(MD->getParent()))
+      if (Api.tensorProperty(MCE->getMethodDecl()) ==
+          ApiModel::TensorProperty::Device)
         return evalTensor(MCE->getImplicitObjectArgument()).Device;
       return DeviceFact::unknown();
     }
@@ -91,9 +86,7 @@ DTypeFact FunctionAnalyzer::evalDType(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
     E = strip(E);
     if (const EnumConstantDecl *EC = enumConstant(E)) {
-      if (!Api.isScalarTypeEnum(dyn_cast<EnumDecl>(EC->getDeclContext())))
-        return DTypeFact::unknown();
-      if (auto T = dtypeFromEnumerator(EC->getName()))
+      if (std::optional<DType> T = Api.dtypeOf(EC))
         return DTypeFact::known(*T);
       return DTypeFact::unknown();
     }
@@ -109,10 +102,8 @@ DTypeFact FunctionAnalyzer::evalDType(const Expr *E) {
       return DTypeFact::symbol(D);
     }
     if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(E)) {
-      const CXXMethodDecl *MD = MCE->getMethodDecl();
-      if (MD && MD->getIdentifier() &&
-          (MD->getName() == "scalar_type" || MD->getName() == "dtype") &&
-          Api.isTensorClass(MD->getParent()))
+      if (Api.tensorProperty(MCE->getMethodDecl()) ==
+          ApiModel::TensorProperty::DType)
         return evalTensor(MCE->getImplicitObjectArgument()).Type;
       return DTypeFact::unknown();
     }
@@ -174,40 +165,47 @@ OptionsFact FunctionAnalyzer::evalOptions(const Expr *E) {
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(E)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
     // t.options(): the tensor's device and dtype.
-    if (MD && MD->getIdentifier() && MD->getName() == "options" &&
-        Api.isTensorClass(MD->getParent())) {
+    if (Api.tensorProperty(MD) == ApiModel::TensorProperty::Options) {
       TensorFact T = evalTensor(MCE->getImplicitObjectArgument());
       O.Device = T.Device;
       O.Type = T.Type;
       return O;
     }
-    if (MD && Api.isTensorOptionsClass(MD->getParent()) && MD->getIdentifier()) {
+    if (MD && Api.isTensorOptionsClass(MD->getParent())) {
       OptionsFact Base = evalOptions(MCE->getImplicitObjectArgument());
-      llvm::StringRef N = MD->getName();
-      if (N == "device" && MCE->getNumArgs() >= 1)
-        Base.Device = evalDevice(MCE->getArg(0));
-      else if (N == "dtype")
+      switch (Api.optionsSetter(MD)) {
+      case ApiModel::OptionsSetter::Device:
+        if (MCE->getNumArgs() >= 1)
+          Base.Device = evalDevice(MCE->getArg(0));
+        break;
+      case ApiModel::OptionsSetter::DType:
         Base.Type = MCE->getNumArgs() >= 1 ? evalDType(MCE->getArg(0))
                                            : DTypeFact::unknown();
-      else if (N != "requires_grad" && N != "pinned_memory" && N != "layout" &&
-               N != "memory_format")
+        break;
+      case ApiModel::OptionsSetter::Neutral:
+        break;
+      case ApiModel::OptionsSetter::Other:
         Base = OptionsFact::unknown();
+        break;
+      }
       Base.At = {MCE->getExprLoc(), Origin::Created};
       return Base;
     }
   }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *FD = CE->getDirectCallee();
-    if (FD && FD->getIdentifier() && CE->getNumArgs() == 1 &&
-        Api.isTensorOptionsClass(
-            FD->getReturnType()->getAsCXXRecordDecl())) {
-      if (FD->getName() == "device")
+    if (FD && !isa<CXXMethodDecl>(FD) && CE->getNumArgs() == 1 &&
+        Api.isTensorOptionsClass(FD->getReturnType()->getAsCXXRecordDecl())) {
+      switch (Api.optionsSetter(FD)) {
+      case ApiModel::OptionsSetter::Device:
         O.Device = evalDevice(CE->getArg(0));
-      else if (FD->getName() == "dtype")
+        return O;
+      case ApiModel::OptionsSetter::DType:
         O.Type = evalDType(CE->getArg(0));
-      else
+        return O;
+      default:
         return OptionsFact::unknown();
-      return O;
+      }
     }
   }
   return OptionsFact::unknown();
@@ -340,31 +338,36 @@ TensorFact FunctionAnalyzer::combine(llvm::ArrayRef<const Expr *> Args,
 
 TensorFact FunctionAnalyzer::evalConversion(const CXXMemberCallExpr *MCE,
                                             const TensorFact &Self) {
-  const CXXMethodDecl *MD = MCE->getMethodDecl();
-  llvm::StringRef N = MD->getName();
   TensorFact R = Self;
   Origin Moved{MCE->getExprLoc(), Origin::Moved};
   Origin Converted{MCE->getExprLoc(), Origin::Converted};
-  if (N == "cuda") {
+  switch (Api.conversionKind(MCE->getMethodDecl())) {
+  case ApiModel::Conversion::Cuda:
     R.Device = DeviceFact::cuda();
     R.DeviceOrigin = Moved;
-  } else if (N == "cpu") {
+    break;
+  case ApiModel::Conversion::Cpu:
     R.Device = DeviceFact::cpu();
     R.DeviceOrigin = Moved;
-  } else if (N == "half") {
+    break;
+  case ApiModel::Conversion::Half:
     R.Type = DTypeFact::known(DType::Float16);
     R.TypeOrigin = Converted;
-  } else if (N == "bfloat16") {
+    break;
+  case ApiModel::Conversion::BFloat16:
     R.Type = DTypeFact::known(DType::BFloat16);
     R.TypeOrigin = Converted;
-  } else if (N == "toType") {
+    break;
+  case ApiModel::Conversion::ToType:
     R.Type = MCE->getNumArgs() ? evalDType(MCE->getArg(0)) : DTypeFact::unknown();
     R.TypeOrigin = Converted;
-  } else if (N == "type_as") {
+    break;
+  case ApiModel::Conversion::TypeAs:
     R.Type = MCE->getNumArgs() ? evalTensor(MCE->getArg(0)).Type
                                : DTypeFact::unknown();
     R.TypeOrigin = Converted;
-  } else if (N == "to") {
+    break;
+  case ApiModel::Conversion::To: {
     if (MCE->getNumArgs() == 0)
       return R;
     const Expr *A0 = MCE->getArg(0);
@@ -395,40 +398,175 @@ TensorFact FunctionAnalyzer::evalConversion(const CXXMemberCallExpr *MCE,
           R.Device = *O.Device, R.DeviceOrigin = Moved;
         if (O.Type)
           R.Type = *O.Type, R.TypeOrigin = Converted;
-      } else if (const auto *RT = T.getNonReferenceType()->getAsCXXRecordDecl();
-                 RT && RT->getIdentifier() && RT->getName() == "optional") {
+      } else if (Api.isOptionalClass(T.getNonReferenceType()->getAsCXXRecordDecl())) {
+        // to(optional<ScalarType>, ...): whatever it holds.
         R.Device = DeviceFact::unknown();
         R.Type = DTypeFact::unknown();
       }
     }
+    break;
+  }
+  case ApiModel::Conversion::Keeps:
+    break;
   }
   // contiguous, clone, detach, pin_memory keep device and dtype.
   return R;
 }
 
 
-// The number of dimensions of a tensor method's result, given its object's
-// (-1: unknown, -2: at least one), as ATen's shape functions give it.
-int FunctionAnalyzer::methodRank(llvm::StringRef Name,
-                                 const CXXMemberCallExpr *MCE, int Self) {
-  auto Args = writtenArgs(MCE);
-  if (Api.keepsRank(Name))
-    return Self;
-  if (Api.isReduction(Name) && Args.empty())
-    return 0;
-  if ((Name == "view" || Name == "reshape" || Name == "expand") &&
-      Args.size() == 1)
-    return sizesRank(Args[0]);
-  if ((Name == "view_as" || Name == "reshape_as" || Name == "expand_as") &&
-      Args.size() == 1 && isTensorExpr(Args[0]))
-    return evalTensor(Args[0]).Dim;
-  if (Name == "unsqueeze")
-    return Self >= 0 ? Self + 1 : -2;
-  if (Name == "flatten" && Args.empty())
-    return 1;
-  if (Name == "select")
-    return Self >= 1 ? Self - 1 : -1;
-  return -1;
+// A call of the tensor API as the semantics table describes it (ApiModel::
+// callSemantics): its device tensors combine (TensorIterator's common
+// device, a 0-dim cpu tensor taking the others'), and its result's dtype and
+// number of dimensions follow the table's rules.
+TensorFact FunctionAnalyzer::evalApiCall(const CallExpr *CE,
+                                         const CallSemantics &Sem) {
+  SourceLocation Loc = CE->getExprLoc();
+  llvm::SmallVector<const Expr *, 6> Args = argumentsByPosition(CE);
+  auto Written = [&](unsigned P) -> const Expr * {
+    if (P >= Args.size() || !Args[P] || isa<CXXDefaultArgExpr>(Args[P]))
+      return nullptr;
+    return P == 0 ? Args[P] : unwrapArgument(Args[P]);
+  };
+  llvm::SmallVector<const Expr *, 4> Exprs;
+  llvm::SmallVector<TensorFact, 4> Facts;
+  const Expr *First = nullptr; // the first device tensor, `self` mostly
+  DTypeFact Explicit;
+  Explicit.Kind = FactKind::Unreached;
+  for (unsigned P = 0; P < Sem.Roles.size(); ++P) {
+    const Expr *A = Written(P);
+    if (!A)
+      continue;
+    switch (Sem.Roles[P].K) {
+    case ArgumentRole::Device: {
+      llvm::SmallVector<Operand, 4> Ops;
+      combinedOperands(A, Ops, /*KeepScalars=*/false);
+      for (const Operand &O : Ops) {
+        if (!First)
+          First = O.E;
+        Exprs.push_back(O.E);
+        Facts.push_back(O.Fact);
+      }
+      break;
+    }
+    case ArgumentRole::Scalar:
+      if (!isTensorOperand(A)) {
+        Exprs.push_back(A);
+        Facts.push_back(TensorFact::unknown());
+      }
+      break;
+    case ArgumentRole::DType:
+      if (isDTypeLike(Api, A->getType()))
+        Explicit = evalDType(A);
+      else if (const auto *C = dyn_cast<CXXConstructExpr>(strip(A));
+               C && writtenArgs(C).size() == 1 &&
+               isDTypeLike(Api, writtenArgs(C)[0]->getType()))
+        Explicit = evalDType(writtenArgs(C)[0]); // optional<ScalarType>
+      else
+        Explicit = DTypeFact::unknown();
+      break;
+    case ArgumentRole::Options:
+      if (isOptionsLike(Api, A->getType()) || isDTypeLike(Api, A->getType()))
+        if (OptionsFact O = evalOptions(A); O.Type)
+          Explicit = *O.Type;
+      break;
+    default:
+      break;
+    }
+  }
+  if (!First)
+    return TensorFact::unknown();
+  TensorFact R = combine(Exprs, Facts, Loc);
+  const TensorFact FirstFact = Facts.front();
+  // One tensor in, one out (x.relu(), x[0]): the result comes from where
+  // that tensor came from, for the notes; with other operands it was
+  // computed here.
+  if (Exprs.size() == 1 && isTensorExpr(Exprs[0]))
+    R.DeviceOrigin = FirstFact.DeviceOrigin, R.TypeOrigin = FirstFact.TypeOrigin;
+
+  switch (Sem.DTypeRule) {
+  case ResultDType::Bool:
+    R.Type = DTypeFact::known(DType::Bool);
+    R.TypeOrigin = {Loc, Origin::Result};
+    break;
+  case ResultDType::Int64:
+    R.Type = DTypeFact::known(DType::Int64);
+    R.TypeOrigin = {Loc, Origin::Result};
+    break;
+  case ResultDType::Self:
+    R.Type = FirstFact.Type;
+    R.TypeOrigin = FirstFact.TypeOrigin;
+    break;
+  case ResultDType::Promoted:
+    // Promotion is known to keep floating dtypes; integers may become
+    // floating (sqrt, div) or stay, which the table does not say.
+    if (!R.Type.isKnown() || !isFloating(R.Type.Type))
+      R.Type = DTypeFact::unknown();
+    break;
+  case ResultDType::Unknown:
+    R.Type = DTypeFact::unknown();
+    break;
+  }
+  if (Explicit.Kind != FactKind::Unreached && Sem.DTypeRule != ResultDType::Bool &&
+      Sem.DTypeRule != ResultDType::Int64) {
+    R.Type = Explicit;
+    R.TypeOrigin = {Loc, Origin::Converted};
+  }
+
+  const int Dim = R.Dim, FirstDim = FirstFact.Dim;
+  auto FirstWrittenAfterObject = [&]() -> const Expr * {
+    for (unsigned P = 1; P < Args.size(); ++P)
+      if (const Expr *A = Written(P))
+        return A;
+    return nullptr;
+  };
+  switch (Sem.RankRule) {
+  case ResultRank::Broadcast:
+    R.Dim = Dim;
+    break;
+  case ResultRank::Same:
+    R.Dim = FirstDim;
+    break;
+  case ResultRank::Scalar:
+    R.Dim = 0;
+    break;
+  case ResultRank::Sizes: {
+    const Expr *Sizes = FirstWrittenAfterObject();
+    R.Dim = Sizes ? sizesRank(Sizes, Api) : -1;
+    break;
+  }
+  case ResultRank::Unsqueeze:
+    R.Dim = FirstDim >= 0 ? FirstDim + 1 : -2;
+    break;
+  case ResultRank::Select:
+    R.Dim = FirstDim >= 1 ? FirstDim - 1 : -1;
+    break;
+  case ResultRank::Matrix:
+    R.Dim = 2;
+    break;
+  case ResultRank::Stack:
+    R.Dim = Dim >= 0 ? Dim + 1 : -2;
+    break;
+  case ResultRank::Cat:
+    R.Dim = Dim >= 1 ? Dim : -2;
+    break;
+  case ResultRank::Vector:
+    R.Dim = 1;
+    break;
+  case ResultRank::Flatten:
+    R.Dim = FirstWrittenAfterObject() ? -1 : 1;
+    break;
+  case ResultRank::Like: {
+    const Expr *Other = FirstWrittenAfterObject();
+    R.Dim = Other && isTensorExpr(Other) ? evalTensor(Other).Dim : -1;
+    break;
+  }
+  case ResultRank::Unknown:
+    R.Dim = -1;
+    break;
+  }
+  if (Sem.Op && Sem.Op->isInPlace() && isa<CXXMemberCallExpr>(CE))
+    R.Dim = FirstDim;
+  return R;
 }
 
 TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
@@ -462,8 +600,7 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
     // module.forward({x}).toTensor(): a TorchScript module's output.
-    if (MD && MD->getIdentifier() && MD->getName() == "toTensor" &&
-        Api.isIValueClass(MD->getParent()))
+    if (Api.isIValueToTensor(MD))
       if (const auto *Inner =
               dyn_cast<CallExpr>(strip(MCE->getImplicitObjectArgument()));
           Inner && isModuleCall(Inner, ModuleE, Input))
@@ -473,30 +610,12 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
     TensorFact Self = evalTensor(MCE->getImplicitObjectArgument());
     if (Api.isOutOfPlaceConversion(MD))
       return evalConversion(MCE, Self);
-    if (Api.isCombining(MD)) {
-      llvm::SmallVector<const Expr *, 3> Args{MCE->getImplicitObjectArgument()};
-      llvm::SmallVector<TensorFact, 3> Facts{Self};
-      for (const Expr *A : MCE->arguments()) {
-        if (isa<CXXDefaultArgExpr>(A))
-          continue;
-        Args.push_back(A);
-        Facts.push_back(isTensorExpr(A) ? evalTensor(A) : TensorFact::unknown());
-      }
-      TensorFact R = combine(Args, Facts, Loc);
-      if (MD->getName().ends_with("_"))
-        R.Type = Self.Type, R.Dim = Self.Dim; // in place: the object's
-      return R;
-    }
-    // Any other tensor method: same device; dtype only where it is kept.
+    if (const CallSemantics *Sem = Api.callSemantics(MD))
+      return evalApiCall(CE, *Sem);
+    // A method the table does not know: on its object's device.
     TensorFact R = TensorFact::unknown();
     R.Device = Self.Device;
     R.DeviceOrigin = Self.DeviceOrigin;
-    if (MD->getIdentifier() && Api.keepsDType(MD->getName())) {
-      R.Type = Self.Type;
-      R.TypeOrigin = Self.TypeOrigin;
-    }
-    if (MD->getIdentifier())
-      R.Dim = methodRank(MD->getName(), MCE, Self.Dim);
     return R;
   }
 
@@ -536,16 +655,16 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
                        ? DTypeFact::known(DType::Int64)
                        : DTypeFact::unknown();
     R.DeviceOrigin = R.TypeOrigin = {Loc, Origin::Created};
-    llvm::StringRef N = FD->getName();
     // The sizes: a braced list, the first such argument (from_blob and
     // randint take other arguments before it).
     int Rank = -1;
-    if (N == "tensor" && !Args.empty()) {
+    const ApiModel::FactoryShape Shape = Api.factoryShape(FD);
+    if (Shape == ApiModel::FactoryShape::Values && !Args.empty()) {
       // torch::tensor({{1.f, 2.f}, ...}): the values' nesting and type
       // (TensorDataContainer's compute_desired_dtype: int and long give
       // int64, float and double the default dtype, bool stays bool).
       QualType Leaf;
-      Rank = nestedListRank(Args[0], &Leaf);
+      Rank = nestedListRank(Args[0], Api, &Leaf);
       if (Rank >= 0 && !Leaf.isNull()) {
         if (Leaf->isBooleanType())
           R.Type = DTypeFact::known(DType::Bool);
@@ -558,16 +677,15 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
                  Ctx.getTypeSize(Leaf) >= 32)
           R.Type = DTypeFact::known(DType::Int64);
       }
-    } else if (N == "scalar_tensor")
+    } else if (Shape == ApiModel::FactoryShape::Scalar)
       Rank = 0;
-    else if (N == "arange" || N == "linspace" || N == "logspace" ||
-             N == "randperm")
+    else if (Shape == ApiModel::FactoryShape::Vector)
       Rank = 1;
-    else if (N == "eye")
+    else if (Shape == ApiModel::FactoryShape::Matrix)
       Rank = 2;
-    else
+    else if (Shape == ApiModel::FactoryShape::Sizes)
       for (const Expr *A : Args)
-        if ((Rank = sizesRank(A)) >= 0)
+        if ((Rank = sizesRank(A, Api)) >= 0)
           break;
     R.Dim = Rank;
     for (const Expr *A : Args) {
@@ -586,18 +704,9 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
   }
   }
 
-  if (Api.isCombining(FD)) {
-    llvm::SmallVector<Operand, 4> Ops;
-    for (const Expr *A : Args)
-      combinedOperands(A, Ops, /*KeepScalars=*/true);
-    llvm::SmallVector<const Expr *, 4> Tensors;
-    llvm::SmallVector<TensorFact, 4> Facts;
-    for (const Operand &O : Ops)
-      Tensors.push_back(O.E), Facts.push_back(O.Fact);
-    TensorFact R = combine(Tensors, Facts, Loc);
-    R.Dim = Api.combinedRank(FD, R.Dim);
-    return R;
-  }
+  if (const CallSemantics *Sem = Api.callSemantics(FD);
+      Sem && Sem->deviceArguments() > 0)
+    return evalApiCall(CE, *Sem);
 
   // Other API functions of one tensor (relu, log_softmax, dropout...): the
   // device of their tensor arguments when those agree.
@@ -612,16 +721,11 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
       R.Device = Any ? (R.Device == F.Device ? R.Device : DeviceFact::unknown())
                      : F.Device;
       R.DeviceOrigin = F.DeviceOrigin;
-      if (!Any && Api.keepsDType(FD->getName()))
-        R.Type = F.Type, R.TypeOrigin = F.TypeOrigin;
-      else
-        R.Type = DTypeFact::unknown();
+      R.Type = DTypeFact::unknown();
       Any = true;
     }
     if (Any && Api.isApiFunction(FD)) {
       R.Dim = -1;
-      if (Api.keepsRank(FD->getName()) && !Args.empty() && isTensorExpr(Args[0]))
-        R.Dim = evalTensor(Args[0]).Dim;
       return R;
     }
   }
@@ -682,9 +786,9 @@ std::optional<Key> FunctionAnalyzer::tensorLocation(const Expr *E) const {
         return std::nullopt;
       Base = resolveAlias(Base);
       // pair.first and pair.second are std::get<0> and std::get<1>.
-      if (tupleElementTypes(Base->getType()) && FD->getIdentifier() &&
-          (FD->getName() == "first" || FD->getName() == "second"))
-        return Key(Base, nullptr, FD->getName() == "first" ? 0 : 1);
+      if (tupleElementTypes(Base->getType()) &&
+          isStdAnyOf(FD, {"first", "second"}))
+        return Key(Base, nullptr, isStd(FD, "first") ? 0 : 1);
       return Key(Base, FD);
     }
     if (auto Get = tupleGet(E)) {
@@ -802,15 +906,16 @@ FunctionAnalyzer::evalTuple(const Expr *E) {
   if (!Self)
     return std::nullopt;
   TensorFact S = evalTensor(Self);
-  bool ValuesAndIndices =
-      FD->getIdentifier() && Api.returnsValuesAndIndices(FD->getName());
+  const CallSemantics *Sem = Api.callSemantics(FD);
+  // (values, indices): max(dim), sort, topk... (the schema's second return
+  // is named `indices`).
+  const bool ValuesAndIndices = Sem && Sem->ValuesAndIndices;
   // sort, topk, cummax and cummin keep the rank; max(dim), min(dim),
   // median(dim), ... drop the dim unless keepdim is written true.
   int Dim = -1;
   if (ValuesAndIndices && S.Dim >= 1) {
-    llvm::StringRef N = FD->getName();
     auto Args = writtenArgs(Call);
-    if (N == "sort" || N == "topk" || N == "cummax" || N == "cummin")
+    if (Sem->RankRule == ResultRank::Same)
       Dim = S.Dim;
     else if (std::none_of(Args.begin(), Args.end(), [](const Expr *A) {
                return strip(A)->getType()->isBooleanType();

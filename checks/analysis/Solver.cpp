@@ -27,11 +27,15 @@ FunctionFacts FunctionAnalyzer::run() {
   // Lifetime ends let the environments forget variables that went out of
   // scope, which keeps them small in long functions.
   Opts.AddLifetime = true;
+  // Branches whose condition is a constant (`if (kRestoreFromCheckpoint)`
+  // with `const bool kRestoreFromCheckpoint = false;`) never run: their
+  // blocks are unreachable, as in clang's own flow-sensitive warnings.
+  Opts.PruneTriviallyFalseEdges = true;
   std::unique_ptr<CFG> G = CFG::buildCFG(Fn, const_cast<Stmt *>(FnBody), &Ctx,
                                          Opts);
   if (!G)
     return Result;
-  Body = scanBody(FnBody, Api);
+  Body = scanBody(Fn, Api);
 
   // Parameters: tensors and modules unknown, devices and dtypes symbolic.
   Env Entry;

@@ -44,7 +44,7 @@ void FunctionAnalyzer::declare(const VarDecl *VD) {
     bool Constructed = !I || isa<CXXConstructExpr>(I);
     if (const auto *CE = dyn_cast_or_null<CallExpr>(I))
       if (const FunctionDecl *FD = CE->getDirectCallee())
-        Constructed = FD->getIdentifier() && FD->getName() == "make_shared";
+        Constructed = isStd(FD, "make_shared");
     if (moduleVar(Init))
       Cur.Modules[VD] = evalModule(Init);
     else
@@ -197,15 +197,16 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     Sites.push_back(std::move(S));
     return;
   }
-  if (!Api.isCombining(FD))
+  const CallSemantics *Sem = Api.callSemantics(FD);
+  if (!Sem || Sem->deviceArguments() == 0)
     return;
   Site S = NewSite(Site::Combine);
-  S.NonPromoting = Api.isNonPromotingMatmul(FD);
-  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
-    combinedOperands(MCE->getImplicitObjectArgument(), S.Operands, false);
-  for (const Expr *A : CE->arguments())
-    if (!isa<CXXDefaultArgExpr>(A))
-      combinedOperands(A, S.Operands, false);
+  S.NonPromoting = Sem->NonPromoting;
+  llvm::SmallVector<const Expr *, 6> Args = argumentsByPosition(CE);
+  for (unsigned P = 0; P < Args.size() && P < Sem->Roles.size(); ++P)
+    if (Args[P] && !isa<CXXDefaultArgExpr>(Args[P]) &&
+        Sem->Roles[P].K == ArgumentRole::Device)
+      combinedOperands(Args[P], S.Operands, false);
   if (S.Operands.size() >= 2)
     Sites.push_back(std::move(S));
 }
@@ -217,18 +218,16 @@ void FunctionAnalyzer::visitContainerCall(const CXXMemberCallExpr *MCE,
   TensorFact &In = Cur.Tensors[Key(V)];
   if (MD->isConst() || !MD->getIdentifier())
     return;
-  llvm::StringRef N = MD->getName();
   // Reads through a non-const vector, and calls that add no element.
-  if (N == "at" || N == "front" || N == "back" || N == "begin" || N == "end" ||
-      N == "size" || N == "empty" || N == "reserve" || N == "pop_back" ||
-      N == "shrink_to_fit")
+  if (isStdAnyOf(MD, {"at", "front", "back", "begin", "end", "size", "empty",
+                      "reserve", "pop_back", "shrink_to_fit"}))
     return;
-  if (N == "clear") {
+  if (isStd(MD, "clear")) {
     In = TensorFact();
     return;
   }
   const Expr *T = MCE->getNumArgs() == 1 ? unboxed(MCE->getArg(0)) : nullptr;
-  if ((N == "push_back" || N == "emplace_back") && isTensorExpr(T))
+  if (isStdAnyOf(MD, {"push_back", "emplace_back"}) && isTensorExpr(T))
     In = In.reached() ? join(In, evalTensor(T)) : evalTensor(T);
   else
     In = TensorFact::unknown();
@@ -243,26 +242,32 @@ void FunctionAnalyzer::visitModuleMove(const CXXMemberCallExpr *MCE) {
   if (M.Device.Kind == FactKind::Unreached)
     M = ModuleFact::unknown();
   Origin Here{MCE->getExprLoc(), Origin::ModuleMoved};
-  llvm::StringRef N = MD->getName();
-  if (N == "cuda")
+  switch (Api.moduleMoveKind(MD)) {
+  case ApiModel::ModuleMove::Cuda:
     M.Device = DeviceFact::cuda(), M.DeviceOrigin = Here;
-  else if (N == "cpu")
+    return;
+  case ApiModel::ModuleMove::Cpu:
     M.Device = DeviceFact::cpu(), M.DeviceOrigin = Here;
-  else if (N == "half")
+    return;
+  case ApiModel::ModuleMove::Half:
     M.Type = DTypeFact::known(DType::Float16), M.TypeOrigin = Here;
-  else if (N == "bfloat16")
+    return;
+  case ApiModel::ModuleMove::BFloat16:
     M.Type = DTypeFact::known(DType::BFloat16), M.TypeOrigin = Here;
-  else
-    for (const Expr *A : MCE->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
-        continue;
-      if (isDeviceLike(Api, A->getType())) {
-        M.Device = evalDevice(A), M.DeviceOrigin = Here;
-        M.MoveDeviceArg = strip(A);
-      } else if (isDTypeLike(Api, A->getType())) {
-        M.Type = evalDType(A), M.TypeOrigin = Here;
-      }
+    return;
+  case ApiModel::ModuleMove::To:
+    break;
+  }
+  for (const Expr *A : MCE->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      continue;
+    if (isDeviceLike(Api, A->getType())) {
+      M.Device = evalDevice(A), M.DeviceOrigin = Here;
+      M.MoveDeviceArg = strip(A);
+    } else if (isDTypeLike(Api, A->getType())) {
+      M.Type = evalDType(A), M.TypeOrigin = Here;
     }
+  }
 }
 
 // Applies the effects of S and its subexpressions in evaluation order.

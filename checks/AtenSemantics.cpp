@@ -1,0 +1,688 @@
+//===--- AtenSemantics.cpp - What an ATen call does to devices and dtypes -===//
+
+#include "AtenSemantics.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace clang::tidy::tensor {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The overlay: what the schemas do not say, by op (base name, without the
+// in-place '_'), after ATen's kernels and native_functions.yaml.
+//===----------------------------------------------------------------------===//
+
+template <size_t N>
+bool listed(const llvm::StringLiteral (&Names)[N], llvm::StringRef Name) {
+  return llvm::is_contained(Names, Name);
+}
+
+// Ops that do not compare their tensors' devices: conversions and copies
+// between devices, and composite ops that only read their other tensor's
+// sizes or dtype (expand_as reads sizes; a cuda build runs them with a cpu
+// `other` as well).
+constexpr llvm::StringLiteral NoDeviceCheck[] = {
+    "to", "_to_copy", "copy", "_copy_from", "_copy_from_and_resize", "set",
+    "is_set_to", "expand_as", "view_as", "reshape_as", "broadcast_tensors",
+    "type_as", "result_type", "is_same_size", "can_cast", "equal",
+    "resize_as", "resize_as_sparse", "_has_compatible_shallow_copy_type",
+    "lift", "lift_fresh", "record_stream"};
+
+// Arguments a cuda build lets stay on the cpu whatever the other tensors'
+// device: index and index_put_'s indices (TensorAdvancedIndexing.cpp), the
+// lengths a packed sequence is made from and its batch_sizes (always a cpu
+// tensor), ctc_loss's lengths, repeat_interleave's repeats.
+struct CpuArgument {
+  llvm::StringLiteral Op, Arg;
+};
+constexpr CpuArgument CpuArguments[] = {
+    {"index", "indices"},
+    {"index_put", "indices"},
+    {"_index_put_impl", "indices"},
+    {"_pack_padded_sequence", "lengths"},
+    {"_pad_packed_sequence", "batch_sizes"},
+    {"lstm", "batch_sizes"},
+    {"gru", "batch_sizes"},
+    {"rnn_tanh", "batch_sizes"},
+    {"rnn_relu", "batch_sizes"},
+    {"ctc_loss", "input_lengths"},
+    {"ctc_loss", "target_lengths"},
+    {"_ctc_loss", "input_lengths"},
+    {"_ctc_loss", "target_lengths"},
+    {"repeat_interleave", "repeats"},
+};
+
+// Results of dtype bool (comparisons and predicates) and int64 (indices).
+constexpr llvm::StringLiteral BoolResult[] = {
+    "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less",
+    "less_equal", "not_equal", "isclose", "isnan", "isinf", "isfinite",
+    "isposinf", "isneginf", "isreal", "logical_and", "logical_or",
+    "logical_xor", "logical_not", "signbit", "isin"};
+constexpr llvm::StringLiteral Int64Result[] = {
+    "argmax", "argmin", "argsort", "argwhere", "nonzero", "searchsorted",
+    "bucketize", "multinomial", "count_nonzero"};
+// Ops whose result has their first tensor's dtype, whatever it is (copies,
+// gathers and reshuffles of its elements), where type promotion over
+// several tensors would say otherwise or say nothing for integers.
+constexpr llvm::StringLiteral SelfDType[] = {
+    "clone", "contiguous", "index", "index_select", "gather", "take",
+    "take_along_dim", "masked_select", "flip", "fliplr", "flipud", "roll",
+    "repeat", "tile", "tril", "triu", "constant_pad_nd", "repeat_interleave",
+    "pin_memory", "narrow_copy", "pad", "reflection_pad1d", "reflection_pad2d",
+    "reflection_pad3d", "replication_pad1d", "replication_pad2d",
+    "replication_pad3d", "detach", "unfold", "embedding", "pixel_shuffle",
+    "pixel_unshuffle", "channel_shuffle"};
+// Views whose result has another dtype than their object.
+constexpr llvm::StringLiteral DTypeChangingViews[] = {
+    "view_as_real", "view_as_complex", "real", "imag", "_neg_view",
+    "_conj", "view"};
+
+// Ops that refuse two floating dtypes among their first two tensors instead
+// of promoting: the matrix products (cuda/Blas.cpp: "expected mat1 and mat2
+// to have the same dtype"), convolutions ("Input type (double) and weight
+// type (float) should be the same"), linear and bilinear.
+constexpr llvm::StringLiteral NonPromotingOps[] = {
+    "mm", "bmm", "matmul", "mv", "dot", "vdot", "linear", "bilinear",
+    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+    "conv_transpose3d", "convolution", "_convolution"};
+
+// The number of dimensions of results.
+constexpr llvm::StringLiteral PointwiseOps[] = {
+    "add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder",
+    "pow", "atan2", "maximum", "minimum", "fmod", "eq", "ne", "lt", "le", "gt",
+    "ge", "logical_and", "logical_or", "logical_xor", "where", "relu",
+    "sigmoid", "tanh", "exp", "log", "neg", "abs", "sqrt", "clamp", "sin",
+    "cos", "gelu", "silu", "leaky_relu", "masked_fill", "fill", "zero",
+    "rsub", "clamp_min", "clamp_max", "hardtanh", "elu", "selu", "celu",
+    "softplus", "mish", "log1p", "expm1", "reciprocal", "rsqrt", "square",
+    "sign", "floor", "ceil", "round", "trunc", "frac", "lerp", "addcmul",
+    "addcdiv", "hypot", "logaddexp", "xlogy", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "bitwise_not", "isnan", "isinf", "isfinite", "logical_not",
+    "nan_to_num", "erf", "erfc", "erfinv", "tan", "asin", "acos", "atan",
+    "sinh", "cosh", "asinh", "acosh", "atanh", "log2", "log10", "exp2",
+    "sigmoid_backward", "threshold", "hardsigmoid", "hardswish", "relu6",
+    "prelu", "glu_backward"};
+constexpr llvm::StringLiteral SameRankOps[] = {
+    "permute", "transpose", "contiguous", "clone", "detach", "flip", "narrow",
+    "index_select", "roll", "slice", "t", "pin_memory", "softmax",
+    "log_softmax", "dropout", "feature_dropout", "alpha_dropout", "cumsum",
+    "cumprod", "sort", "argsort", "topk", "cummax", "cummin", "tril", "triu",
+    "layer_norm", "batch_norm", "group_norm", "instance_norm", "_softmax",
+    "_log_softmax", "normalize", "native_dropout", "movedim", "swapaxes",
+    "swapdims", "repeat", "tile", "gather", "scatter", "scatter_add",
+    "index_add", "index_fill", "index_copy", "masked_scatter",
+    "constant_pad_nd"};
+constexpr llvm::StringLiteral Reductions[] = {
+    "sum", "mean", "max", "min", "prod", "norm", "amax", "amin", "all", "any",
+    "std", "var", "median", "nanmedian", "nansum", "logsumexp", "argmax",
+    "argmin", "count_nonzero"};
+
+bool isCpuArgument(llvm::StringRef Op, llvm::StringRef Arg) {
+  return llvm::any_of(CpuArguments, [&](const CpuArgument &C) {
+    return C.Op == Op && C.Arg == Arg;
+  });
+}
+
+ResultDType dtypeRule(const OpSchema &Op) {
+  llvm::StringRef N = Op.baseName();
+  if (Op.tensorReturns() == 0)
+    return ResultDType::Unknown;
+  if (listed(BoolResult, N))
+    return ResultDType::Bool;
+  if (listed(Int64Result, N))
+    return ResultDType::Int64;
+  if (Op.isOut())
+    return ResultDType::Unknown;
+  if (Op.isInPlace() || listed(SelfDType, N))
+    return ResultDType::Self;
+  if (Op.returnsView())
+    return listed(DTypeChangingViews, N) ? ResultDType::Unknown
+                                         : ResultDType::Self;
+  return ResultDType::Promoted;
+}
+
+bool hasArgument(const OpSchema &Op, llvm::StringRef Name) {
+  return llvm::any_of(Op.Arguments, [&](const OpSchema::Argument &A) {
+    return A.Name == Name;
+  });
+}
+
+ResultRank rankRule(const OpSchema &Op) {
+  llvm::StringRef N = Op.baseName();
+  if (listed(PointwiseOps, N))
+    return ResultRank::Broadcast;
+  if (listed(SameRankOps, N))
+    return ResultRank::Same;
+  if (listed(Reductions, N))
+    return hasArgument(Op, "dim") ? ResultRank::Unknown : ResultRank::Scalar;
+  if (N == "view" || N == "reshape" || N == "expand")
+    return hasArgument(Op, "size") || hasArgument(Op, "shape")
+               ? ResultRank::Sizes
+               : ResultRank::Unknown;
+  if (N == "unsqueeze")
+    return ResultRank::Unsqueeze;
+  if (N == "select")
+    return ResultRank::Select;
+  if (N == "stack")
+    return ResultRank::Stack;
+  if (N == "cat" || N == "concat" || N == "concatenate")
+    return ResultRank::Cat;
+  if (N == "mm")
+    return ResultRank::Matrix;
+  if (N == "flatten" && !hasArgument(Op, "dims"))
+    return ResultRank::Flatten;
+  if (N == "view_as" || N == "reshape_as" || N == "expand_as")
+    return ResultRank::Like;
+  return ResultRank::Unknown;
+}
+
+//===----------------------------------------------------------------------===//
+// Reading the translation unit.
+//===----------------------------------------------------------------------===//
+
+// `at::_ops::add_Tensor`: a record in namespace at::_ops.
+bool isOpsStruct(const CXXRecordDecl *RD) {
+  const auto *NS = RD ? dyn_cast<NamespaceDecl>(RD->getDeclContext()) : nullptr;
+  if (!NS || !NS->getIdentifier() || NS->getName() != "_ops")
+    return false;
+  const auto *At = dyn_cast<NamespaceDecl>(NS->getDeclContext());
+  return At && At->getIdentifier() && At->getName() == "at";
+}
+
+// The schema text of an at::_ops struct: its `schema_str` member's string.
+llvm::StringRef schemaText(const CXXRecordDecl *RD) {
+  for (const Decl *D : RD->decls())
+    if (const auto *VD = dyn_cast<VarDecl>(D))
+      if (VD->getIdentifier() && VD->getName() == "schema_str")
+        if (const Expr *Init = VD->getInit())
+          if (const auto *SL =
+                  dyn_cast<StringLiteral>(Init->IgnoreParenImpCasts()))
+            return SL->getString();
+  return {};
+}
+
+// The calls a body makes, in order, with the bodies of its lambdas
+// (instantiated ones too: detail::conv2d calls torch::conv2d from a generic
+// lambda it hands std::visit).
+class CallCollector : public RecursiveASTVisitor<CallCollector> {
+public:
+  std::vector<const CallExpr *> Calls;
+  bool VisitCallExpr(CallExpr *CE) {
+    if (CE->getDirectCallee() && !CE->isTypeDependent())
+      Calls.push_back(CE);
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    if (const FunctionTemplateDecl *T = LE->getDependentCallOperator())
+      for (const FunctionDecl *Spec : T->specializations())
+        if (Spec->getBody())
+          TraverseStmt(Spec->getBody());
+    return true;
+  }
+};
+
+// What an argument of a call inside FD is in terms of FD's own positions:
+// 0 for FD's object (`*this`, `const_cast<Tensor&>(*this)`), 1 + i for its
+// parameter i, -1 for anything else. \p Direct: the argument is that
+// position itself, not a value computed from it (`options.dtype_opt()`).
+int positionOf(const Expr *E, const FunctionDecl *FD, bool &Direct) {
+  Direct = true;
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *C = dyn_cast<CXXConstCastExpr>(E)) {
+      E = C->getSubExpr();
+      continue;
+    }
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = M->getSubExpr();
+      continue;
+    }
+    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
+      E = B->getSubExpr();
+      continue;
+    }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+        CE && CE->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(CE)) {
+      E = CE->getArg(0);
+      continue;
+    }
+    if (isa<CXXThisExpr>(E))
+      return isa<CXXMethodDecl>(FD) ? 0 : -1;
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_Deref &&
+        isa<CXXThisExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
+      return isa<CXXMethodDecl>(FD) ? 0 : -1;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+        for (unsigned I = 0; I < FD->getNumParams(); ++I)
+          if (FD->getParamDecl(I) == P)
+            return static_cast<int>(1 + I);
+      return -1;
+    }
+    break;
+  }
+  // A value computed from one parameter: `options.dtype_opt()`.
+  Direct = false;
+  int Found = -1;
+  llvm::SmallVector<const Stmt *, 8> Work{E};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+        for (unsigned I = 0; I < FD->getNumParams(); ++I)
+          if (FD->getParamDecl(I) == P) {
+            if (Found >= 0 && Found != static_cast<int>(1 + I))
+              return -1; // computed from several: nothing
+            Found = static_cast<int>(1 + I);
+          }
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return Found;
+}
+
+} // namespace
+
+llvm::SmallVector<const Expr *, 6> argumentsByPosition(const CallExpr *CE) {
+  llvm::SmallVector<const Expr *, 6> Out;
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
+  unsigned First = 0;
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
+    Out.push_back(MCE->getImplicitObjectArgument());
+  } else if (isa<CXXOperatorCallExpr>(CE) && MD && !MD->isStatic()) {
+    Out.push_back(CE->getNumArgs() ? CE->getArg(0) : nullptr);
+    First = 1;
+  } else {
+    Out.push_back(nullptr);
+  }
+  for (unsigned I = First; I < CE->getNumArgs(); ++I)
+    Out.push_back(CE->getArg(I));
+  return Out;
+}
+
+namespace {
+
+int rolePriority(ArgumentRole::Kind K) {
+  switch (K) {
+  case ArgumentRole::Device:
+    return 4;
+  case ArgumentRole::CpuAllowed:
+    return 3;
+  case ArgumentRole::DType:
+    return 2;
+  case ArgumentRole::Options:
+  case ArgumentRole::Scalar:
+    return 1;
+  case ArgumentRole::None:
+    return 0;
+  }
+  return 0;
+}
+
+// The roles the schema gives the arguments of one op call, by argument.
+llvm::SmallVector<ArgumentRole, 8> schemaRoles(const OpSchema &Op) {
+  llvm::SmallVector<ArgumentRole, 8> Roles;
+  const bool Checks = !listed(NoDeviceCheck, Op.baseName());
+  for (const OpSchema::Argument &A : Op.Arguments) {
+    ArgumentRole R;
+    R.Name = A.Name.c_str();
+    switch (A.Ty) {
+    case OpSchema::Type::Tensor:
+    case OpSchema::Type::TensorList:
+      // LibTorch checks the devices of positional and out= tensors only.
+      if (A.KwargOnly && !A.Writes)
+        break;
+      if (isCpuArgument(Op.baseName(), A.Name))
+        R.K = ArgumentRole::CpuAllowed;
+      else if (Checks)
+        R.K = ArgumentRole::Device;
+      // An op that compares no devices still runs where its `self` is.
+      else if (Roles.empty() && A.Ty == OpSchema::Type::Tensor)
+        R.K = ArgumentRole::Device;
+      break;
+    case OpSchema::Type::ScalarType:
+      R.K = ArgumentRole::DType;
+      break;
+    case OpSchema::Type::Scalar:
+      if (!A.KwargOnly)
+        R.K = ArgumentRole::Scalar;
+      break;
+    default:
+      break;
+    }
+    Roles.push_back(R);
+  }
+  return Roles;
+}
+
+} // namespace
+
+unsigned CallSemantics::deviceArguments() const {
+  return static_cast<unsigned>(llvm::count_if(Roles, [](const ArgumentRole &R) {
+    return R.K == ArgumentRole::Device;
+  }));
+}
+
+AtenSemantics::AtenSemantics() = default;
+AtenSemantics::~AtenSemantics() = default;
+
+void AtenSemantics::reset() {
+  Cache.clear();
+  ByNameCache.clear();
+  InProgress.clear();
+}
+
+CallSemantics
+AtenSemantics::withOverlay(const OpSchema *Op,
+                           llvm::SmallVector<ArgumentRole, 6> Roles) {
+  CallSemantics S;
+  S.Op = Op;
+  S.Roles = std::move(Roles);
+  if (!Op)
+    return S;
+  S.DTypeRule = dtypeRule(*Op);
+  S.RankRule = rankRule(*Op);
+  S.NonPromoting = listed(NonPromotingOps, Op->baseName());
+  S.ValuesAndIndices = Op->Returns.size() == 2 &&
+                       Op->Returns[1].Name == "indices" &&
+                       Op->Returns[0].Ty == OpSchema::Type::Tensor;
+  return S;
+}
+
+const CallSemantics *
+AtenSemantics::of(const FunctionDecl *FD,
+                  llvm::function_ref<bool(QualType)> IsTensorType) {
+  if (!FD)
+    return nullptr;
+  FD = FD->getCanonicalDecl();
+  if (auto It = Cache.find(FD); It != Cache.end())
+    return It->second.get();
+  const CallSemantics *S = derive(FD, 0, IsTensorType);
+  return S;
+}
+
+const CallSemantics *
+AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
+                      llvm::function_ref<bool(QualType)> IsTensorType) {
+  FD = FD->getCanonicalDecl();
+  if (auto It = Cache.find(FD); It != Cache.end())
+    return It->second.get();
+  // Wrappers go a few levels deep (F::conv2d -> detail::conv2d ->
+  // torch::conv2d -> at::_ops::conv2d); past that, or in a cycle, nothing.
+  if (Depth > 6 || InProgress.count(FD))
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def || !Def->getBody()) {
+    Cache[FD] = nullptr;
+    return nullptr;
+  }
+  InProgress[FD] = true;
+
+  CallCollector Collector;
+  Collector.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+
+  const unsigned Positions = 1 + Def->getNumParams();
+  llvm::SmallVector<ArgumentRole, 6> Roles(Positions);
+  // The positions each inner call puts on one device, to tell a wrapper
+  // that combines its tensors from one that uses them apart.
+  llvm::SmallVector<llvm::SmallVector<int, 4>, 4> DeviceGroups;
+  llvm::SmallVector<const CallSemantics *, 4> Inner;
+  const OpSchema *FirstOp = nullptr;
+  auto Merge = [&](int Pos, ArgumentRole R) {
+    if (Pos < 0 || static_cast<unsigned>(Pos) >= Positions)
+      return;
+    if (rolePriority(R.K) > rolePriority(Roles[Pos].K))
+      Roles[Pos] = R;
+  };
+
+  for (const CallExpr *CE : Collector.Calls) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    llvm::SmallVector<const Expr *, 6> Args = argumentsByPosition(CE);
+    llvm::SmallVector<ArgumentRole, 8> CalleeRoles;
+    const CallSemantics *Sub = nullptr;
+    const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+    if (MD && MD->isStatic() && MD->getIdentifier() &&
+        (MD->getName() == "call" || MD->getName() == "redispatch") &&
+        isOpsStruct(MD->getParent())) {
+      llvm::StringRef Text = schemaText(MD->getParent());
+      if (Text.empty())
+        continue;
+      auto &Slot = Schemas[Text];
+      if (!Slot)
+        if (std::optional<OpSchema> Parsed = OpSchema::parse(Text))
+          Slot = std::make_unique<OpSchema>(std::move(*Parsed));
+      if (!Slot)
+        continue;
+      if (!FirstOp)
+        FirstOp = Slot.get();
+      Inner.push_back(nullptr);
+      // A static call: the schema's arguments are the call's arguments.
+      CalleeRoles.push_back(ArgumentRole()); // no object
+      for (const ArgumentRole &R : schemaRoles(*Slot))
+        CalleeRoles.push_back(R);
+      // redispatch takes the dispatch key set first.
+      if (MD->getName() == "redispatch")
+        CalleeRoles.insert(CalleeRoles.begin() + 1, ArgumentRole());
+    } else {
+      // Another function of the tensor API (a wrapper's wrappee).
+      const DeclContext *DC = Callee->getDeclContext();
+      const NamespaceDecl *Outer = nullptr;
+      for (; DC; DC = DC->getParent())
+        if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+          Outer = NS;
+      if (!Outer || !Outer->getIdentifier() ||
+          (Outer->getName() != "at" && Outer->getName() != "torch"))
+        continue;
+      Sub = derive(Callee, Depth + 1, IsTensorType);
+      if (!Sub)
+        continue;
+      if (!FirstOp)
+        FirstOp = Sub->Op;
+      Inner.push_back(Sub);
+      CalleeRoles.assign(Sub->Roles.begin(), Sub->Roles.end());
+    }
+    llvm::SmallVector<int, 4> Group;
+    for (unsigned P = 0; P < CalleeRoles.size() && P < Args.size(); ++P) {
+      const ArgumentRole &R = CalleeRoles[P];
+      if (R.K == ArgumentRole::None || !Args[P])
+        continue;
+      bool Direct = false;
+      int Pos = positionOf(Args[P], Def, Direct);
+      if (Pos < 0)
+        continue;
+      if (Direct) {
+        if (R.K == ArgumentRole::Device)
+          Group.push_back(Pos);
+        Merge(Pos, R);
+      } else if (R.K == ArgumentRole::DType) {
+        // `options.dtype_opt()`: the dtype comes from TensorOptions.
+        Merge(Pos, {ArgumentRole::Options, R.Name});
+      }
+    }
+    if (!Group.empty())
+      DeviceGroups.push_back(std::move(Group));
+  }
+  InProgress.erase(FD);
+
+  if (!FirstOp && Inner.empty()) {
+    Cache[FD] = nullptr;
+    return nullptr;
+  }
+  // A tensor the wrapper puts on a device only alone, in several separate
+  // ops, is not combined with the others: keep a device role only for
+  // positions that meet another one in an op, or when there is just one.
+  llvm::SmallVector<bool, 6> Combined(Positions, false);
+  for (const auto &G : DeviceGroups) {
+    llvm::SmallVector<int, 4> Distinct(G.begin(), G.end());
+    llvm::sort(Distinct);
+    Distinct.erase(std::unique(Distinct.begin(), Distinct.end()),
+                   Distinct.end());
+    if (Distinct.size() >= 2)
+      for (int P : Distinct)
+        Combined[P] = true;
+  }
+  unsigned Devices = 0;
+  for (const ArgumentRole &R : Roles)
+    Devices += R.K == ArgumentRole::Device;
+  if (Devices > 1)
+    for (unsigned P = 0; P < Positions; ++P)
+      if (Roles[P].K == ArgumentRole::Device && !Combined[P])
+        Roles[P].K = ArgumentRole::None;
+  // Only tensors take a device role (a wrapper may pass a number on).
+  for (unsigned P = 1; P < Positions; ++P) {
+    QualType T = Def->getParamDecl(P - 1)->getType();
+    if ((Roles[P].K == ArgumentRole::Device ||
+         Roles[P].K == ArgumentRole::CpuAllowed) &&
+        !IsTensorType(T))
+      Roles[P].K = ArgumentRole::None;
+  }
+
+  auto Result = std::make_unique<CallSemantics>(withOverlay(FirstOp, Roles));
+  // A wrapper over several ops: its result's dtype is known only when they
+  // all keep their tensor's (get_item's select, slice and index), its rank
+  // only from one op.
+  if (Inner.size() > 1 || (Inner.size() == 1 && Inner[0])) {
+    bool AllSelf = true;
+    bool OneOp = true;
+    const OpSchema *Seen = nullptr;
+    for (const CallSemantics *Sub : Inner) {
+      ResultDType R = Sub ? Sub->DTypeRule : dtypeRule(*FirstOp);
+      AllSelf &= R == ResultDType::Self;
+      const OpSchema *Op = Sub ? Sub->Op : FirstOp;
+      if (Seen && Op != Seen)
+        OneOp = false;
+      Seen = Op;
+    }
+    if (!OneOp) {
+      Result->DTypeRule = AllSelf ? ResultDType::Self : ResultDType::Unknown;
+      Result->RankRule = ResultRank::Unknown;
+      Result->ValuesAndIndices = false;
+    } else if (Inner.size() == 1 && Inner[0]) {
+      Result->DTypeRule = Inner[0]->DTypeRule;
+      Result->RankRule = Inner[0]->RankRule;
+      Result->ValuesAndIndices = Inner[0]->ValuesAndIndices;
+      Result->NonPromoting = Inner[0]->NonPromoting;
+    }
+  }
+  const CallSemantics *Out = Result.get();
+  Cache[FD] = std::move(Result);
+  return Out;
+}
+
+} // namespace clang::tidy::tensor
+
+namespace clang::tidy::tensor {
+namespace {
+// The schemas of the LibTorch this project was built with, for code that
+// does not include LibTorch (tt's API).
+constexpr const char *BuiltinSchemaTexts[] = {
+#include "AtenSchemas.inc"
+    nullptr};
+
+struct BuiltinTable {
+  std::vector<OpSchema> Schemas;
+  llvm::StringMap<llvm::SmallVector<unsigned, 4>> ByName;
+  BuiltinTable() {
+    for (const char *const *T = BuiltinSchemaTexts; *T; ++T)
+      if (std::optional<OpSchema> S = OpSchema::parse(*T)) {
+        ByName[S->Name].push_back(static_cast<unsigned>(Schemas.size()));
+        Schemas.push_back(std::move(*S));
+      }
+  }
+};
+} // namespace
+
+const CallSemantics *
+AtenSemantics::byName(const FunctionDecl *FD, llvm::StringRef Op, bool IsMethod,
+                      llvm::function_ref<bool(QualType)> IsTensorType) {
+  FD = FD->getCanonicalDecl();
+  if (auto It = ByNameCache.find(FD); It != ByNameCache.end())
+    return It->second.get();
+  llvm::SmallVector<bool, 6> Pattern;
+  if (IsMethod)
+    Pattern.push_back(true);
+  for (const ParmVarDecl *P : FD->parameters())
+    Pattern.push_back(IsTensorType(P->getType()));
+  // Trailing defaulted non-tensor parameters of the C++ API's own (tt's
+  // SourceLoc) are not the op's.
+  for (unsigned I = FD->getNumParams(); I > 0; --I) {
+    const ParmVarDecl *P = FD->getParamDecl(I - 1);
+    if (!P->hasDefaultArg() || Pattern.back())
+      break;
+    Pattern.pop_back();
+  }
+  const OpSchema *S = builtinSchema(Op, Pattern);
+  if (!S) {
+    ByNameCache[FD] = nullptr;
+    return nullptr;
+  }
+  llvm::SmallVector<ArgumentRole, 8> ByArgument = schemaRoles(*S);
+  llvm::SmallVector<ArgumentRole, 6> Roles(1 + FD->getNumParams());
+  unsigned Next = 0; // the schema's positional argument for the next position
+  for (unsigned P = IsMethod ? 0 : 1; P < Roles.size(); ++P) {
+    while (Next < S->Arguments.size() && S->Arguments[Next].KwargOnly)
+      ++Next;
+    if (Next >= S->Arguments.size())
+      break;
+    Roles[P] = ByArgument[Next++];
+    if (P > 0 && (Roles[P].K == ArgumentRole::Device ||
+                  Roles[P].K == ArgumentRole::CpuAllowed) &&
+        !IsTensorType(FD->getParamDecl(P - 1)->getType()))
+      Roles[P].K = ArgumentRole::None;
+  }
+  auto Owned = std::make_unique<CallSemantics>(withOverlay(S, std::move(Roles)));
+  const CallSemantics *Out = Owned.get();
+  ByNameCache[FD] = std::move(Owned);
+  return Out;
+}
+
+const CallSemantics *AtenSemantics::remember(const FunctionDecl *FD,
+                                             CallSemantics S) {
+  auto Owned = std::make_unique<CallSemantics>(std::move(S));
+  const CallSemantics *Out = Owned.get();
+  Cache[FD->getCanonicalDecl()] = std::move(Owned);
+  return Out;
+}
+
+llvm::ArrayRef<const char *> AtenSemantics::builtinSchemaTexts() {
+  return llvm::ArrayRef(BuiltinSchemaTexts).drop_back(); // the nullptr
+}
+
+const OpSchema *AtenSemantics::builtinSchema(llvm::StringRef Op,
+                                             llvm::ArrayRef<bool> TensorArguments) {
+  static const BuiltinTable Table;
+  auto It = Table.ByName.find(Op);
+  if (It == Table.ByName.end())
+    return nullptr;
+  // The first overload whose positional arguments are tensors exactly where
+  // the C++ function's are, the rest having defaults.
+  for (unsigned Index : It->second) {
+    const OpSchema &S = Table.Schemas[Index];
+    llvm::SmallVector<const OpSchema::Argument *, 8> Positional;
+    for (const OpSchema::Argument &A : S.Arguments)
+      if (!A.KwargOnly)
+        Positional.push_back(&A);
+    if (Positional.size() < TensorArguments.size())
+      continue;
+    bool Match = true;
+    for (unsigned I = 0; I < Positional.size() && Match; ++I) {
+      const bool Tensor = Positional[I]->Ty == OpSchema::Type::Tensor ||
+                          Positional[I]->Ty == OpSchema::Type::TensorList;
+      if (I < TensorArguments.size())
+        Match = Tensor == TensorArguments[I];
+      else
+        Match = Positional[I]->HasDefault || Positional[I]->Optional;
+    }
+    if (Match)
+      return &S;
+  }
+  return nullptr;
+}
+
+} // namespace clang::tidy::tensor

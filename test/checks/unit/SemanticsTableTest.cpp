@@ -1,0 +1,268 @@
+//===--- SemanticsTableTest.cpp - The ATen semantics table ----------------===//
+//
+// OpSchema's parser over ATen's grammar and every schema of the LibTorch
+// headers; the semantics ApiModel derives for small translation units laid
+// out as LibTorch lays out its API (inline wrappers that call
+// at::_ops::<op>::call, whose schema_str is the op's schema), and by name
+// for code that does not include LibTorch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ApiModel.h"
+#include "AtenSemantics.h"
+#include "OpSchema.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include <gtest/gtest.h>
+
+namespace clang::tidy::tensor {
+namespace {
+
+using namespace ast_matchers;
+using Type = OpSchema::Type;
+
+TEST(OpSchemaTest, ArgumentsReturnsAndAnnotations) {
+  auto S = OpSchema::parse(
+      "aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)");
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->Name, "add_");
+  EXPECT_EQ(S->Overload, "Tensor");
+  EXPECT_EQ(S->baseName(), "add");
+  ASSERT_EQ(S->Arguments.size(), 3u);
+  EXPECT_EQ(S->Arguments[0].Name, "self");
+  EXPECT_TRUE(S->Arguments[0].Writes);
+  EXPECT_EQ(S->Arguments[1].Ty, Type::Tensor);
+  EXPECT_FALSE(S->Arguments[1].KwargOnly);
+  EXPECT_TRUE(S->Arguments[2].KwargOnly);
+  EXPECT_TRUE(S->Arguments[2].HasDefault);
+  EXPECT_EQ(S->Arguments[2].Ty, Type::Scalar);
+  EXPECT_TRUE(S->isInPlace());
+  EXPECT_FALSE(S->returnsView());
+}
+
+TEST(OpSchemaTest, ListsOptionalsAndDefaultsWithCommas) {
+  auto S = OpSchema::parse(
+      "conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=[1, 1], "
+      "str padding=\"valid\", Tensor?[] extra, SymInt[1]? dims=None) -> Tensor");
+  ASSERT_TRUE(S);
+  ASSERT_EQ(S->Arguments.size(), 7u);
+  EXPECT_EQ(S->Arguments[2].Ty, Type::Tensor);
+  EXPECT_TRUE(S->Arguments[2].Optional);
+  EXPECT_EQ(S->Arguments[3].Ty, Type::IntList);
+  EXPECT_EQ(S->Arguments[3].Name, "stride");
+  EXPECT_EQ(S->Arguments[4].Ty, Type::Other);
+  EXPECT_EQ(S->Arguments[5].Ty, Type::TensorList);
+  EXPECT_FALSE(S->Arguments[5].Optional);
+  EXPECT_EQ(S->Arguments[5].Name, "extra");
+  EXPECT_EQ(S->Arguments[6].Ty, Type::IntList);
+  EXPECT_TRUE(S->Arguments[6].Optional);
+  EXPECT_TRUE(S->Arguments[6].HasDefault);
+}
+
+TEST(OpSchemaTest, ViewsAndNamedReturns) {
+  auto V = OpSchema::parse("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)");
+  ASSERT_TRUE(V);
+  EXPECT_TRUE(V->returnsView());
+  auto M = OpSchema::parse(
+      "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)");
+  ASSERT_TRUE(M);
+  ASSERT_EQ(M->Returns.size(), 2u);
+  EXPECT_EQ(M->Returns[1].Name, "indices");
+  EXPECT_EQ(M->tensorReturns(), 2u);
+  auto Split = OpSchema::parse(
+      "split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]");
+  ASSERT_TRUE(Split);
+  EXPECT_EQ(Split->Returns[0].Ty, Type::TensorList);
+  auto None = OpSchema::parse("_foreach_zero_(Tensor(a!)[] self) -> ()");
+  ASSERT_TRUE(None);
+  EXPECT_TRUE(None->Returns.empty());
+}
+
+TEST(OpSchemaTest, RefusesWhatIsNotASchema) {
+  EXPECT_FALSE(OpSchema::parse(""));
+  EXPECT_FALSE(OpSchema::parse("add"));
+  EXPECT_FALSE(OpSchema::parse("add(Tensor self"));
+  EXPECT_FALSE(OpSchema::parse("add(Tensor self) Tensor"));
+  EXPECT_FALSE(OpSchema::parse("add(Tensor) -> Tensor")); // no name
+}
+
+// The generated list is LibTorch's own: every schema in it parses, and
+// there are LibTorch's 2,000 and more.
+TEST(OpSchemaTest, ParsesEveryBuiltinSchema) {
+  auto Texts = AtenSemantics::builtinSchemaTexts();
+  EXPECT_GT(Texts.size(), 2000u);
+  for (const char *T : Texts)
+    EXPECT_TRUE(OpSchema::parse(T)) << T;
+}
+
+TEST(AtenSemanticsTest, OverlayOnBuiltinSchemas) {
+  const OpSchema *Index = AtenSemantics::builtinSchema("index", {true, true});
+  ASSERT_TRUE(Index);
+  CallSemantics S = AtenSemantics::withOverlay(Index, {});
+  EXPECT_EQ(S.DTypeRule, ResultDType::Self);
+  const OpSchema *Eq = AtenSemantics::builtinSchema("eq", {true, true});
+  ASSERT_TRUE(Eq);
+  EXPECT_EQ(AtenSemantics::withOverlay(Eq, {}).DTypeRule, ResultDType::Bool);
+  const OpSchema *Argmax = AtenSemantics::builtinSchema("argmax", {true});
+  ASSERT_TRUE(Argmax);
+  EXPECT_EQ(AtenSemantics::withOverlay(Argmax, {}).DTypeRule, ResultDType::Int64);
+  const OpSchema *Mm = AtenSemantics::builtinSchema("mm", {true, true});
+  ASSERT_TRUE(Mm);
+  EXPECT_TRUE(AtenSemantics::withOverlay(Mm, {}).NonPromoting);
+  const OpSchema *Add = AtenSemantics::builtinSchema("add", {true, true});
+  ASSERT_TRUE(Add);
+  EXPECT_EQ(Add->Overload, "Tensor");
+  CallSemantics A = AtenSemantics::withOverlay(Add, {});
+  EXPECT_EQ(A.DTypeRule, ResultDType::Promoted);
+  EXPECT_EQ(A.RankRule, ResultRank::Broadcast);
+  EXPECT_FALSE(A.NonPromoting);
+  const OpSchema *Sort = AtenSemantics::builtinSchema("sort", {true});
+  ASSERT_TRUE(Sort);
+  EXPECT_TRUE(AtenSemantics::withOverlay(Sort, {}).ValuesAndIndices);
+  // add with a number: the Scalar overload.
+  const OpSchema *AddScalar = AtenSemantics::builtinSchema("add", {true, false});
+  ASSERT_TRUE(AddScalar);
+  EXPECT_EQ(AddScalar->Overload, "Scalar");
+  EXPECT_FALSE(AtenSemantics::builtinSchema("no_such_op", {true}));
+}
+
+// A translation unit laid out as LibTorch's headers are.
+constexpr const char *LibTorchLayout = R"cc(
+namespace c10 {
+enum class ScalarType { Float, Half };
+template <typename T> struct ArrayRef { const T *p; unsigned long n; };
+} // namespace c10
+namespace at {
+struct TensorBase {};
+struct Tensor : TensorBase {
+  Tensor add(const Tensor &other, double alpha = 1) const;
+  Tensor index(c10::ArrayRef<Tensor> indices) const;
+  Tensor select(long dim, long index) const;
+  Tensor operator[](long i) const { return select(0, i); }
+  Tensor sum(c10::ScalarType dtype) const;
+};
+namespace _ops {
+struct add_Tensor {
+  static constexpr const char *schema_str =
+      "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor";
+  static Tensor call(const Tensor &self, const Tensor &other, double alpha);
+};
+struct index_Tensor {
+  static constexpr const char *schema_str =
+      "index.Tensor(Tensor self, Tensor?[] indices) -> Tensor";
+  static Tensor call(const Tensor &self, c10::ArrayRef<Tensor> indices);
+};
+struct select_int {
+  static constexpr const char *schema_str =
+      "select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)";
+  static Tensor call(const Tensor &self, long dim, long index);
+};
+struct sum {
+  static constexpr const char *schema_str =
+      "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor";
+  static Tensor call(const Tensor &self, c10::ScalarType dtype);
+};
+struct relu {
+  static constexpr const char *schema_str = "relu(Tensor self) -> Tensor";
+  static Tensor call(const Tensor &self);
+};
+} // namespace _ops
+inline Tensor Tensor::add(const Tensor &other, double alpha) const {
+  return _ops::add_Tensor::call(const_cast<Tensor &>(*this), other, alpha);
+}
+inline Tensor Tensor::index(c10::ArrayRef<Tensor> indices) const {
+  return _ops::index_Tensor::call(*this, indices);
+}
+inline Tensor Tensor::select(long dim, long index) const {
+  return _ops::select_int::call(*this, dim, index);
+}
+inline Tensor Tensor::sum(c10::ScalarType dtype) const {
+  return _ops::sum::call(*this, dtype);
+}
+inline Tensor operator+(const Tensor &a, const Tensor &b) { return a.add(b); }
+inline Tensor relu(const Tensor &self) { return _ops::relu::call(self); }
+// A wrapper that combines its tensors, and one that uses them apart.
+inline Tensor combined(const Tensor &x, const Tensor &y) { return x + y; }
+inline Tensor apart(const Tensor &x, const Tensor &y) {
+  relu(x);
+  return relu(y);
+}
+} // namespace at
+)cc";
+
+class DerivedSemanticsTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    AST = tooling::buildASTFromCodeWithArgs(LibTorchLayout, {"-std=c++17"},
+                                            "input.cc");
+    ASSERT_TRUE(AST);
+    ASSERT_FALSE(AST->getDiagnostics().hasErrorOccurred());
+  }
+  const CallSemantics *of(llvm::StringRef QualifiedName) {
+    auto Found = match(
+        functionDecl(hasName(QualifiedName.str())).bind("f"), AST->getASTContext());
+    EXPECT_FALSE(Found.empty()) << QualifiedName.str();
+    if (Found.empty())
+      return nullptr;
+    return Api.callSemantics(Found[0].getNodeAs<FunctionDecl>("f"));
+  }
+  ApiModel Api;
+  std::unique_ptr<ASTUnit> AST;
+};
+
+TEST_F(DerivedSemanticsTest, MethodsMapTheirObjectAndParametersToTheSchema) {
+  const CallSemantics *S = of("::at::Tensor::add");
+  ASSERT_TRUE(S);
+  ASSERT_TRUE(S->Op);
+  EXPECT_EQ(S->Op->Name, "add");
+  EXPECT_EQ(S->object().K, ArgumentRole::Device);
+  EXPECT_EQ(S->param(0).K, ArgumentRole::Device);
+  EXPECT_STREQ(S->param(0).Name, "other");
+  EXPECT_EQ(S->param(1).K, ArgumentRole::None); // alpha: keyword-only
+  EXPECT_EQ(S->deviceArguments(), 2u);
+}
+
+TEST_F(DerivedSemanticsTest, IndicesMayStayOnTheCpu) {
+  const CallSemantics *S = of("::at::Tensor::index");
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->object().K, ArgumentRole::Device);
+  EXPECT_EQ(S->param(0).K, ArgumentRole::CpuAllowed);
+  EXPECT_EQ(S->DTypeRule, ResultDType::Self);
+}
+
+TEST_F(DerivedSemanticsTest, WrappersAreFollowedThroughTheirBodies) {
+  // operator+ calls add; operator[] calls select.
+  const CallSemantics *Plus = of("::at::operator+");
+  ASSERT_TRUE(Plus);
+  EXPECT_EQ(Plus->param(0).K, ArgumentRole::Device);
+  EXPECT_EQ(Plus->param(1).K, ArgumentRole::Device);
+  EXPECT_EQ(Plus->DTypeRule, ResultDType::Promoted);
+  const CallSemantics *Subscript = of("::at::Tensor::operator[]");
+  ASSERT_TRUE(Subscript);
+  EXPECT_EQ(Subscript->object().K, ArgumentRole::Device);
+  EXPECT_EQ(Subscript->DTypeRule, ResultDType::Self);
+  EXPECT_EQ(Subscript->RankRule, ResultRank::Select);
+}
+
+TEST_F(DerivedSemanticsTest, ExplicitDtypeArgumentsAreDtypeRoles) {
+  const CallSemantics *S = of("::at::Tensor::sum");
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->param(0).K, ArgumentRole::DType);
+  EXPECT_EQ(S->RankRule, ResultRank::Scalar);
+}
+
+TEST_F(DerivedSemanticsTest, OnlyTensorsAnOpCombinesShareADevice) {
+  const CallSemantics *Combined = of("::at::combined");
+  ASSERT_TRUE(Combined);
+  EXPECT_EQ(Combined->deviceArguments(), 2u);
+  // Two tensors that meet in no op: neither is known to need the other's
+  // device.
+  const CallSemantics *Apart = of("::at::apart");
+  ASSERT_TRUE(Apart);
+  EXPECT_EQ(Apart->deviceArguments(), 0u);
+}
+
+} // namespace
+} // namespace clang::tidy::tensor
