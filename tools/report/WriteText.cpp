@@ -1,7 +1,9 @@
 // The terminal table: one section per group, most important first.
 #include "Writers.h"
 
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 
@@ -24,10 +26,49 @@ const Section Sections[] = {
      llvm::raw_ostream::MAGENTA},
 };
 
+/// Whether \p C is a code point a terminal acts on instead of showing:
+/// C0 and C1 controls, DEL, and the bidirectional formatting characters that
+/// reorder what follows them on the line (U+202E turns "gpu" into "upg").
+bool isControl(llvm::UTF32 C) {
+  return C < 0x20 || (C >= 0x7f && C <= 0x9f) || C == 0x061c ||
+         C == 0x200e || C == 0x200f || (C >= 0x202a && C <= 0x202e) ||
+         (C >= 0x2066 && C <= 0x2069);
+}
+
+} // namespace
+
+std::string printable(llvm::StringRef S) {
+  std::string Out;
+  Out.reserve(S.size());
+  const auto *P = reinterpret_cast<const llvm::UTF8 *>(S.begin());
+  const auto *End = reinterpret_cast<const llvm::UTF8 *>(S.end());
+  while (P < End) {
+    llvm::UTF32 C;
+    const llvm::UTF8 *Start = P;
+    if (llvm::convertUTF8Sequence(&P, End, &C, llvm::strictConversion) !=
+        llvm::conversionOK) {
+      // Not UTF-8: the byte, escaped, so no terminal decodes it as a control.
+      Out += llvm::formatv("\\x{0:x-2}", unsigned(*Start)).str();
+      P = Start + 1;
+      continue;
+    }
+    if (!isControl(C))
+      Out.append(reinterpret_cast<const char *>(Start), P - Start);
+    else if (C <= 0xff)
+      Out += llvm::formatv("\\x{0:x-2}", unsigned(C)).str();
+    else
+      Out += llvm::formatv("\\u{0:x-4}", unsigned(C)).str();
+  }
+  return Out;
+}
+
+namespace {
+
 std::string location(const Report &R, const Entry &E) {
+  std::string L = printable(displayPath(R, E.File));
   if (E.Line == 0) // a record without a source line: the program's path
-    return displayPath(R, E.File);
-  std::string L = displayPath(R, E.File) + ":" + std::to_string(E.Line);
+    return L;
+  L += ":" + std::to_string(E.Line);
   if (E.Column)
     L += ":" + std::to_string(E.Column);
   return L;
@@ -40,7 +81,7 @@ void writeText(llvm::raw_ostream &OS, const Report &R, bool Color) {
   size_t LocW = 8, CheckW = 5;
   for (const Entry &E : R.Entries) {
     LocW = std::max(LocW, location(R, E).size());
-    CheckW = std::max(CheckW, E.Check.size());
+    CheckW = std::max(CheckW, printable(E.Check).size());
   }
   Summary S = summarise(R);
   for (const Section &Sec : Sections) {
@@ -68,16 +109,16 @@ void writeText(llvm::raw_ostream &OS, const Report &R, bool Color) {
         OS << llvm::left_justify(E.InBaseline ? "unchanged" : "new", 10);
       OS << llvm::left_justify(location(R, E), LocW) << "  ";
       OS.changeColor(Sec.Colour);
-      OS << llvm::left_justify(E.Check, CheckW);
+      OS << llvm::left_justify(printable(E.Check), CheckW);
       OS.resetColor();
       OS << "  " << llvm::right_justify(std::to_string(E.StaticCount), 6) << "  "
          << llvm::right_justify(std::to_string(E.DynamicCount), 7) << "  "
-         << E.Message << "\n";
+         << printable(E.Message) << "\n";
       // The runtime's own words say what actually happened; show them when
       // they add to the static message.
       if (E.Kind == Group::Confirmed && !E.RuntimeMessage.empty() &&
           E.RuntimeMessage != E.Message)
-        OS << "      run time: " << E.RuntimeMessage << "\n";
+        OS << "      run time: " << printable(E.RuntimeMessage) << "\n";
     }
     OS << "\n";
   }

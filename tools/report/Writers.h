@@ -17,6 +17,12 @@ inline llvm::json::Value jsonString(llvm::StringRef S) {
                                : llvm::json::Value(llvm::json::fixUTF8(S));
 }
 
+/// \p S safe to print on a terminal: control characters (ESC, CR, ...),
+/// bidirectional overrides (U+202E, ...) and bytes that are not UTF-8 become
+/// `\xHH` / `\uHHHH`, so text from a log cannot rewrite the screen or
+/// reorder what the reader sees.
+std::string printable(llvm::StringRef S);
+
 /// A table per group (confirmed, static-only, dynamic-only) and a summary
 /// line; ANSI colours when \p Color.
 void writeText(llvm::raw_ostream &OS, const Report &R, bool Color);
