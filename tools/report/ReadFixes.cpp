@@ -120,6 +120,8 @@ public:
         yaml::Node *Value = KV.getValue();
         if (S.failed())
           return;
+        // clang-tidy's keys: a fixes document, even without diagnostics.
+        Recognised |= Key == "MainSourceFile" || Key == "Diagnostics";
         if (Key != "Diagnostics")
           continue;
         if (!Value)
@@ -255,6 +257,11 @@ private:
     Out.push_back(std::move(F));
   }
 
+public:
+  /// A document with clang-tidy's keys was met.
+  bool Recognised = false;
+
+private:
   llvm::StringRef Name;
   const Chunk &C;
   llvm::StringRef BaseDir;
@@ -264,10 +271,15 @@ private:
 
 } // namespace
 
-void readExportFixes(llvm::StringRef Name, llvm::StringRef Text,
-                     llvm::StringRef BaseDir, std::vector<Finding> &Out) {
-  for (const Chunk &C : splitDocuments(Text))
-    DocumentReader(Name, C, BaseDir, Out).read();
+ReadResult readExportFixes(llvm::StringRef Name, llvm::StringRef Text,
+                           llvm::StringRef BaseDir, std::vector<Finding> &Out) {
+  ReadResult Result;
+  for (const Chunk &C : splitDocuments(Text)) {
+    DocumentReader Reader(Name, C, BaseDir, Out);
+    Reader.read();
+    Result.Recognised |= Reader.Recognised;
+  }
+  return Result;
 }
 
 } // namespace tensor_tidy::report

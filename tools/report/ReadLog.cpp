@@ -9,8 +9,9 @@
 
 namespace tensor_tidy::report {
 
-void readValidationLog(llvm::StringRef Name, llvm::StringRef Text,
-                       llvm::StringRef BaseDir, std::vector<Finding> &Out) {
+ReadResult readValidationLog(llvm::StringRef Name, llvm::StringRef Text,
+                             llvm::StringRef BaseDir, std::vector<Finding> &Out) {
+  ReadResult Result;
   unsigned LineNo = 0;
   llvm::StringRef Rest = Text;
   while (!Rest.empty()) {
@@ -32,6 +33,9 @@ void readValidationLog(llvm::StringRef Name, llvm::StringRef Text,
     }
     auto Check = O->getString("check");
     auto File = O->getString("file");
+    // An object with a check is a record, malformed or not: the input is a
+    // log.
+    Result.Recognised |= Check.has_value();
     auto L = O->getInteger("line");
     if (!Check || Check->empty() || !File || File->empty()) {
       warnMalformed(Name, LineNo, "record lacks a 'check' or 'file' string");
@@ -58,6 +62,7 @@ void readValidationLog(llvm::StringRef Name, llvm::StringRef Text,
       F.Function = Fn->str();
     Out.push_back(std::move(F));
   }
+  return Result;
 }
 
 } // namespace tensor_tidy::report

@@ -37,14 +37,27 @@ llvm::StringRef checkFromBracket(llvm::StringRef Bracket) {
   return {};
 }
 
+// A line clang-tidy, run-clang-tidy or the compiler writes besides
+// diagnostics: output without findings is still clang-tidy's.
+bool isClangTidyChatter(llvm::StringRef Line) {
+  static const llvm::Regex Known(
+      "^(.+:[0-9]+:[0-9]+: (warning|error|note|remark|fatal error): |"
+      "[0-9]+ (warning|error)s? (and [0-9]+ errors? )?generated|"
+      "Suppressed [0-9]+ warnings|Use -header-filter|Error while processing|"
+      "Found compiler errors?|Running clang-tidy|Applying fixes|"
+      ".*clang-tidy[^ ]* )");
+  return Known.match(Line);
+}
+
 } // namespace
 
-void readClangTidyText(llvm::StringRef Name, llvm::StringRef Text,
-                       llvm::StringRef BaseDir, std::vector<Finding> &Out) {
+ReadResult readClangTidyText(llvm::StringRef Name, llvm::StringRef Text,
+                             llvm::StringRef BaseDir, std::vector<Finding> &Out) {
   // Greedy file part: Windows drive letters and colons in paths still work,
   // because the line and column are the last two numbers before the level.
   static const llvm::Regex Diag(
       "^(.+):([0-9]+):([0-9]+): (warning|error): (.*) \\[([^]]+)\\]$");
+  ReadResult Result;
   unsigned LineNo = 0;
   llvm::StringRef Rest = Text;
   while (!Rest.empty()) {
@@ -53,8 +66,12 @@ void readClangTidyText(llvm::StringRef Name, llvm::StringRef Text,
     ++LineNo;
     std::string Line = stripAnsi(Raw.rtrim("\r"));
     llvm::SmallVector<llvm::StringRef, 7> M;
-    if (!Diag.match(Line, &M))
-      continue; // notes, source excerpts, fix-it lines, summaries
+    if (!Diag.match(Line, &M)) {
+      // notes, source excerpts, fix-it lines, summaries
+      Result.Recognised |= isClangTidyChatter(Line);
+      continue;
+    }
+    Result.Recognised = true;
     unsigned L = 0, C = 0;
     if (M[2].getAsInteger(10, L) || M[3].getAsInteger(10, C) || L == 0) {
       warnMalformed(Name, LineNo, "bad line or column in diagnostic");
@@ -72,6 +89,7 @@ void readClangTidyText(llvm::StringRef Name, llvm::StringRef Text,
     F.Message = M[5].str();
     Out.push_back(std::move(F));
   }
+  return Result;
 }
 
 } // namespace tensor_tidy::report

@@ -94,13 +94,42 @@ int fail(const Twine &Msg) {
   return ExitUsage;
 }
 
-/// Reads one input with the reader for \p Kind; false when it cannot be read.
+const char *kindName(InputKind Kind) {
+  switch (Kind) {
+  case InputKind::Log:
+    return "a validation log (JSONL)";
+  case InputKind::Fixes:
+    return "clang-tidy -export-fixes YAML";
+  case InputKind::Text:
+  case InputKind::Auto:
+    break;
+  }
+  return "clang-tidy output";
+}
+
+/// Reads one input with the reader for \p Kind; false when it cannot be read
+/// or nothing in it is of its kind.
 bool readInput(StringRef Name, InputKind Kind, StringRef BaseDir,
                std::vector<Finding> &Out) {
   auto Buf = MemoryBuffer::getFileOrSTDIN(Name, /*IsText=*/true);
   if (!Buf) {
+    // The three-step workflow names the fixes file before it exists:
+    // clang-tidy writes no -export-fixes file when it finds nothing. A
+    // missing one in a directory that exists is that: no static findings.
+    std::error_code EC = Buf.getError();
+    bool Fixes = Kind == InputKind::Fixes ||
+                 (Kind == InputKind::Auto &&
+                  detectInputKind(Name, "") == InputKind::Fixes);
+    StringRef Dir = sys::path::parent_path(Name);
+    if (Fixes && EC == std::errc::no_such_file_or_directory &&
+        sys::fs::is_directory(Dir.empty() ? StringRef(".") : Dir)) {
+      errs() << "tensor-tidy-report: note: '" << Name
+             << "' does not exist; taken as no static findings (clang-tidy "
+                "writes no -export-fixes file when it finds nothing)\n";
+      return true;
+    }
     errs() << "tensor-tidy-report: error: cannot read '" << Name
-           << "': " << Buf.getError().message() << "\n";
+           << "': " << EC.message() << "\n";
     return false;
   }
   StringRef Text = (*Buf)->getBuffer();
@@ -118,18 +147,35 @@ bool readInput(StringRef Name, InputKind Kind, StringRef BaseDir,
   }
   if (Kind == InputKind::Auto)
     Kind = detectInputKind(Name == "-" ? StringRef() : Name, Text);
+  // Nothing in an input of the wrong kind can be used, and reading it would
+  // be a green "0 findings" that --fail-on lets through (a report's own
+  // SARIF given as a log: a hundred "invalid JSON" lines, then nothing).
+  auto Refuse = [&] {
+    errs() << "tensor-tidy-report: error: nothing in '" << Shown
+           << "' can be read as " << kindName(Kind) << ": it is "
+           << describeInput(Text) << "\n";
+    return false;
+  };
+  if (Kind != InputKind::Fixes && isJsonDocument(Text))
+    return Refuse();
+  ReadResult Result;
   switch (Kind) {
   case InputKind::Log:
-    readValidationLog(Shown, Text, BaseDir, Out);
+    Result = readValidationLog(Shown, Text, BaseDir, Out);
     break;
   case InputKind::Fixes:
-    readExportFixes(Shown, Text, BaseDir, Out);
+    Result = readExportFixes(Shown, Text, BaseDir, Out);
     break;
   case InputKind::Text:
   case InputKind::Auto:
-    readClangTidyText(Shown, Text, BaseDir, Out);
+    Result = readClangTidyText(Shown, Text, BaseDir, Out);
     break;
   }
+  finishMalformed();
+  // An empty input is an empty result (a clean run's log, clang-tidy's
+  // output without findings); text of another kind is an error.
+  if (!Result.Recognised && !Text.trim().empty())
+    return Refuse();
   return true;
 }
 
