@@ -158,18 +158,23 @@ llvm::Expected<Baseline> Baseline::load(llvm::StringRef Path,
     B.Items.push_back(std::move(I));
   };
 
+  // Every finding of the earlier report must be usable: one dropped in
+  // silence would come back as "new" and fail the gate, or, worse, a wrong
+  // file would make a whole baseline match nothing.
   if (const json::Array *Findings = Top->getArray("findings")) {
     // This tool's JSON report.
     std::string Root;
     if (auto R = Top->getString("sourceRoot"))
       Root = R->str();
-    for (const json::Value &F : *Findings) {
-      const json::Object *O = F.getAsObject();
-      if (!O)
-        continue;
+    for (size_t N = 0; N < Findings->size(); ++N) {
+      const json::Object *O = (*Findings)[N].getAsObject();
       Item I;
       I.Check = str(O, "check");
       I.Path = str(O, "file");
+      if (I.Check.empty() || I.Path.empty())
+        return formatError(Path, "finding " + llvm::Twine(N + 1) +
+                                     " has no 'check' or 'file' string; the "
+                                     "baseline cannot be used");
       I.Message = str(O, "message");
       I.Line = static_cast<unsigned>(
           std::clamp<int64_t>(O->getInteger("line").value_or(0), 0, UINT32_MAX));
@@ -184,35 +189,57 @@ llvm::Expected<Baseline> Baseline::load(llvm::StringRef Path,
   if (!Runs)
     return formatError(Path, "baseline is neither a tensor-tidy-report JSON "
                              "report nor a SARIF log");
-  for (const json::Value &RunV : *Runs) {
-    const json::Object *Run = RunV.getAsObject();
-    if (!Run)
-      continue;
+  for (size_t RunN = 0; RunN < Runs->size(); ++RunN) {
+    const json::Object *Run = (*Runs)[RunN].getAsObject();
+    const json::Object *Tool = Run ? Run->getObject("tool") : nullptr;
+    std::string Driver = str(Tool ? Tool->getObject("driver") : nullptr, "name");
+    // Another tool's results (clang's -fdiagnostics-format=sarif, a code
+    // scanner's) name other rules and files: nothing would match, and every
+    // finding would count as new.
+    if (Driver != SarifDriverName)
+      return formatError(
+          Path, "run " + llvm::Twine(RunN + 1) + " of the SARIF log is " +
+                    (Driver.empty() ? std::string("from no named tool")
+                                    : "from '" + Driver + "'") +
+                    ", not tensor-tidy-report's (tool.driver.name '" +
+                    SarifDriverName +
+                    "'); give a baseline written by tensor-tidy-report "
+                    "--format=sarif or --format=json");
     const json::Object *Bases = Run->getObject("originalUriBaseIds");
     const json::Array *Results = Run->getArray("results");
     if (!Results)
       continue;
-    for (const json::Value &ResV : *Results) {
-      const json::Object *Res = ResV.getAsObject();
+    for (size_t ResN = 0; ResN < Results->size(); ++ResN) {
+      auto Bad = [&](const llvm::Twine &What) {
+        return formatError(Path, "result " + llvm::Twine(ResN + 1) + " of run " +
+                                     llvm::Twine(RunN + 1) + " " + What +
+                                     "; the baseline cannot be used");
+      };
+      const json::Object *Res = (*Results)[ResN].getAsObject();
       if (!Res)
-        continue;
+        return Bad("is not a JSON object");
       const json::Array *Locs = Res->getArray("locations");
-      if (!Locs || Locs->empty() || !(*Locs)[0].getAsObject())
-        continue;
-      const json::Object *Phys =
-          (*Locs)[0].getAsObject()->getObject("physicalLocation");
+      const json::Object *Loc =
+          Locs && !Locs->empty() ? (*Locs)[0].getAsObject() : nullptr;
+      const json::Object *Phys = Loc ? Loc->getObject("physicalLocation") : nullptr;
       const json::Object *Art = Phys ? Phys->getObject("artifactLocation") : nullptr;
-      if (!Art)
-        continue;
+      if (!Art || str(Art, "uri").empty())
+        return Bad("has no 'locations[0].physicalLocation.artifactLocation.uri'");
       const json::Object *Region = Phys->getObject("region");
+      // No region: a record without a source line (line 0).
+      int64_t StartLine = 0;
+      if (Region) {
+        StartLine = Region->getInteger("startLine").value_or(0);
+        if (StartLine < 1 || StartLine > UINT32_MAX)
+          return Bad("has a region without a positive integer 'startLine'");
+      }
       Item I;
       I.Check = str(Res, "ruleId");
+      if (I.Check.empty())
+        return Bad("has no 'ruleId'");
       I.Message = str(Res->getObject("message"), "text");
       I.Path = pathFromUri(str(Art, "uri"));
-      I.Line = Region ? static_cast<unsigned>(std::clamp<int64_t>(
-                            Region->getInteger("startLine").value_or(0), 0,
-                            UINT32_MAX))
-                      : 0;
+      I.Line = static_cast<unsigned>(StartLine);
       const json::Object *FP = Res->getObject("partialFingerprints");
       I.ContextHash = str(FP, ContextHashKey);
       I.LineHash = str(FP, LineHashKey);

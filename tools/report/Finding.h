@@ -8,6 +8,9 @@
 
 namespace tensor_tidy::report {
 
+/// tool.driver.name of the report's SARIF; a baseline SARIF must carry it.
+inline constexpr const char SarifDriverName[] = "tensor-tidy";
+
 /// Where a finding came from: the static checks or a runtime validation log.
 enum class Origin { Static, Dynamic };
 

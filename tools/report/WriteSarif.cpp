@@ -40,7 +40,7 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R, llvm::StringRef DocsDir,
       J.object([&] {
         J.attributeObject("tool", [&] {
           J.attributeObject("driver", [&] {
-            J.attribute("name", "tensor-tidy");
+            J.attribute("name", SarifDriverName);
             J.attribute("version", Version);
             J.attributeArray("rules", [&] {
               for (auto &[Name, Index] : RuleIndex) {
