@@ -60,6 +60,9 @@ struct Report {
   std::vector<Entry> Entries;
   std::string SourceRoot; ///< normalised absolute path, or empty
   bool HasBaseline = false;
+  /// A runtime validation log was among the inputs (empty or not): without
+  /// one, the static findings were neither confirmed nor refuted.
+  bool HasRuntimeLog = false;
 };
 
 /// How many entries each group holds, and how many are new.

@@ -48,7 +48,8 @@ cl::opt<std::string> CompileDir(
                             "(default: the working directory)"),
     cl::value_desc("dir"), cl::cat(Category));
 cl::alias CompileDirShort("p", cl::desc("Alias for --compile-dir"),
-                          cl::aliasopt(CompileDir));
+                          cl::aliasopt(CompileDir), cl::cat(Category),
+                          cl::NotHidden); // aliases are hidden by default
 cl::opt<std::string> SourceRoot(
     "source-root",
     cl::desc("write paths under this directory relative to it, and hash "
@@ -93,6 +94,9 @@ int fail(const Twine &Msg) {
   errs() << "tensor-tidy-report: error: " << Msg << "\n";
   return ExitUsage;
 }
+
+/// Whether a runtime log was among the inputs read.
+bool SawRuntimeLog = false;
 
 const char *kindName(InputKind Kind) {
   switch (Kind) {
@@ -147,6 +151,7 @@ bool readInput(StringRef Name, InputKind Kind, StringRef BaseDir,
   }
   if (Kind == InputKind::Auto)
     Kind = detectInputKind(Name == "-" ? StringRef() : Name, Text);
+  SawRuntimeLog |= Kind == InputKind::Log;
   // Nothing in an input of the wrong kind can be used, and reading it would
   // be a green "0 findings" that --fail-on lets through (a report's own
   // SARIF given as a log: a hundred "invalid JSON" lines, then nothing).
@@ -266,6 +271,7 @@ int main(int argc, char **argv) {
     InputsOk &= readInput(F, InputKind::Log, BaseDir, Findings);
   if (!InputsOk)
     return ExitUsage;
+  R.HasRuntimeLog = SawRuntimeLog;
 
   R.Entries = joinFindings(Findings);
   computeFingerprints(R);

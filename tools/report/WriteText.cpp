@@ -84,12 +84,19 @@ void writeText(llvm::raw_ostream &OS, const Report &R, bool Color) {
     CheckW = std::max(CheckW, printable(E.Check).size());
   }
   Summary S = summarise(R);
-  for (const Section &Sec : Sections) {
+  // Without a run-time log nothing was confirmed or refuted: the static
+  // findings are all there is, not "static-only" (which says the run missed
+  // them, or that they are false positives).
+  const Section StaticAlone[] = {
+      {Group::StaticOnly, "no run-time log given", llvm::raw_ostream::YELLOW}};
+  llvm::ArrayRef<Section> Shown =
+      R.HasRuntimeLog ? llvm::ArrayRef<Section>(Sections) : StaticAlone;
+  for (const Section &Sec : Shown) {
     unsigned N = Sec.Kind == Group::Confirmed    ? S.Confirmed
                  : Sec.Kind == Group::StaticOnly ? S.StaticOnly
                                                  : S.DynamicOnly;
     OS.changeColor(Sec.Colour, /*Bold=*/true);
-    OS << groupName(Sec.Kind) << " (" << N << ")";
+    OS << (R.HasRuntimeLog ? groupName(Sec.Kind) : "static") << " (" << N << ")";
     OS.resetColor();
     OS << ": " << Sec.Why << "\n";
     if (N == 0) {
@@ -122,8 +129,12 @@ void writeText(llvm::raw_ostream &OS, const Report &R, bool Color) {
     }
     OS << "\n";
   }
-  OS << "summary: " << S.Confirmed << " confirmed, " << S.StaticOnly
-     << " static-only, " << S.DynamicOnly << " dynamic-only";
+  if (R.HasRuntimeLog)
+    OS << "summary: " << S.Confirmed << " confirmed, " << S.StaticOnly
+       << " static-only, " << S.DynamicOnly << " dynamic-only";
+  else
+    OS << "summary: " << S.StaticOnly
+       << " static (no run-time log given: --log confirms them)";
   if (R.HasBaseline)
     OS << "; " << S.New << " new, " << S.Unchanged << " unchanged from the baseline";
   OS << "\n";
