@@ -128,7 +128,8 @@ int main(int argc, char** argv) {
       loss.backward();
       optimizer->step();
       loss_sum += loss.item<double>();
-      progress(++batches, train_loader.size(), loss_sum / static_cast<double>(batches), args.quiet);
+      ++batches;  // not inside the call: its arguments are evaluated in no set order
+      progress(batches, train_loader.size(), loss_sum / static_cast<double>(batches), args.quiet);
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
