@@ -99,22 +99,20 @@ void check_inplace_result(ScalarType result, ScalarType self_dtype, Device devic
 namespace {
 // The first tensor a program makes reads TT_VALIDATE and, in record mode,
 // opens the log: a bad setting or an unwritable log fails there, at the
-// program's start and at the user's line, not at the first violation (which
-// may come from a destructor, where it could only be warned about).
+// program's start, not at the first violation (which may come from a
+// destructor, where it could only be warned about). It is a
+// ConfigurationError naming the setting, not located at the user's line:
+// that tensor's line has nothing to do with it.
 std::atomic<bool> g_validation_settings_read{false};
-void read_validation_settings(const std::source_location& loc) {
+void read_validation_settings() {
   if (g_validation_settings_read.load(std::memory_order_relaxed)) return;
-  try {
-    (void)validation_mode();
-  } catch (const ValueError& e) {
-    throw ValueError(e.message(), loc);
-  }
+  (void)validation_mode();
   g_validation_settings_read.store(true, std::memory_order_relaxed);
 }
 }  // namespace
 
 Device resolve_device(Device d, const std::source_location& loc) {
-  read_validation_settings(loc);
+  read_validation_settings();
   kernels::set_device_call_site(loc);  // an allocation follows: its errors name this site
   if (d.is_cpu()) return Device(kCPU);
   auto backend = get_backend(d.type());

@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <source_location>
 
 #include "tt/errors.h"
 
@@ -11,9 +10,10 @@ namespace tt::detail {
 
 namespace {
 
+// A setting, not a line of the program: no source location (this file's
+// would name the runtime's build tree).
 [[noreturn]] void bad(const char* name, const char* value, const char* expected) {
-  throw ValueError(std::string("environment variable ") + name + "=" + value + ": expected " + expected,
-                   std::source_location::current());
+  throw ConfigurationError(std::string("environment variable ") + name + "=" + value + ": expected " + expected);
 }
 
 const char* get(const char* name) {

@@ -1,5 +1,6 @@
 // The TT_* environment variables, each validated where it is read: a
-// malformed value is a ValueError naming the variable and what it accepts
+// malformed value is a ConfigurationError (a ValueError without a source
+// location) naming the variable and what it accepts
 // ("TT_EMULATE_CUDA_DEVICES=999: expected a number of devices from 1 to
 // 16"), thrown at the runtime's first use of it, never silently replaced by
 // a default. The runtime reads each once and keeps what it got.

@@ -31,18 +31,18 @@ Settings& settings() {
 
 // Record mode that cannot write its log would drop every record while the
 // program exits 0, so the log is opened (created, for append) when record
-// mode is chosen, and a failure is a ValueError naming the path and reason.
+// mode is chosen, and a failure is a ConfigurationError naming the path and
+// reason (a setting: no source location).
 void require_writable_log(const std::string& path) {
   std::string reason;
   if (!can_append_validation_log(path, &reason)) {
-    throw ValueError("TT_VALIDATE=record cannot write its validation log " + path + ": " + reason +
-                         " (set TT_VALIDATE_LOG to a writable file)",
-                     std::source_location::current());
+    throw ConfigurationError("TT_VALIDATE=record cannot write its validation log " + path + ": " + reason +
+                             " (set TT_VALIDATE_LOG to a writable file)");
   }
 }
 
 // Reads TT_VALIDATE / TT_VALIDATE_LOG once; a TT_VALIDATE that is neither
-// raise nor record throws ValueError (environment.h) at every use until it
+// raise nor record throws ConfigurationError (environment.h) at every use until it
 // is fixed or overridden by set_validation_mode().
 void init_locked(Settings& s) {
   if (s.initialised) return;

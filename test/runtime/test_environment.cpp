@@ -1,6 +1,7 @@
-// The TT_* environment variables: every malformed value is a ValueError
-// naming the variable and what it accepts (before, TT_EMULATE_CUDA_DEVICES
-// =999, -3 and abc were taken silently, TT_VALIDATE=bogus was a warning).
+// The TT_* environment variables: every malformed value is a
+// ConfigurationError (a ValueError) naming the variable and what it accepts
+// (before, TT_EMULATE_CUDA_DEVICES=999, -3 and abc were taken silently,
+// TT_VALIDATE=bogus was a warning).
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -31,11 +32,17 @@ class Environment : public tt_test::RuntimeTest {
     tt_test::RuntimeTest::TearDown();
   }
 
+  // The message of the ConfigurationError f throws, "" when none. A setting
+  // has no source location: what() is "tt: " and the message, naming no
+  // file of the runtime's build tree (issue 23, item 7).
   template <class F>
   std::string error_of(F f) {
     try {
       f();
-    } catch (const ValueError& e) {
+    } catch (const ConfigurationError& e) {
+      EXPECT_EQ(std::string(e.what()), "tt: " + e.message());
+      EXPECT_EQ(e.line(), 0u);
+      EXPECT_STREQ(e.file(), "");
       return e.message();
     }
     return "";

@@ -15,6 +15,14 @@ namespace tt {
 class Error : public std::runtime_error {
  public:
   Error(const std::string& message, const std::source_location& where);
+
+ protected:
+  /// An error of no source line (ConfigurationError): what() is
+  /// "tt: message", location() is empty (file "", line 0).
+  struct Unlocated {};
+  Error(Unlocated, const std::string& message);
+
+ public:
   const std::string& message() const noexcept { return message_; }
   const std::source_location& location() const noexcept { return where_; }
   const char* file() const noexcept { return where_.file_name(); }
@@ -42,8 +50,19 @@ class CudaUnavailableError : public Error { using Error::Error; };
 /// A bad argument: negative sizes, dim out of range, item() on many
 /// elements, requires_grad on a non-floating dtype, a shape whose number of
 /// elements or bytes overflows ("numel: integer multiplication overflow"),
-/// a malformed TT_* environment variable.
+/// a malformed TT_* environment variable (ConfigurationError).
 class ValueError : public Error { using Error::Error; };
+/// A malformed TT_* environment variable, or a record-mode log that cannot
+/// be written: the program's setting, not a line of it. what() names the
+/// variable and what it accepts ("tt: environment variable TT_VALIDATE=
+/// bogus: expected raise or record"), with no source location. A
+/// ValueError, so code that catches those catches it; uncaught, it ends the
+/// program with that line on stderr and exit status 2, not std::terminate's
+/// "terminate called after throwing...".
+class ConfigurationError : public ValueError {
+ public:
+  explicit ConfigurationError(const std::string& message);
+};
 /// An allocation the machine cannot satisfy ("CPU out of memory: tried to
 /// allocate 8.00 EiB"), as c10::OutOfMemoryError; never a crash or a null
 /// pointer.
