@@ -8,6 +8,7 @@
 #include <execinfo.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -299,6 +300,53 @@ std::string unqualified_name(const std::string& qualified) {
   }
   const auto colons = s.rfind("::");
   return colons == std::string::npos ? s : s.substr(colons + 2);
+}
+
+namespace {
+
+// The length of an operator name with an angle bracket at s[i] ("operator<<",
+// "operator->*"), 0 when there is none: those brackets are not template lists.
+std::size_t angle_operator_at(const std::string& s, std::size_t i) {
+  if (s.compare(i, 8, "operator") != 0) return 0;
+  if (i > 0 && (std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_')) return 0;
+  for (const char* op : {"<=>", "<<=", ">>=", "->*", "<<", ">>", "<=", ">=", "->", "<", ">"})
+    if (s.compare(i + 8, std::strlen(op), op) == 0) return 8 + std::strlen(op);
+  return 0;
+}
+
+// The signature with the template argument lists opened at angle-bracket
+// depth `keep` or deeper written as `<...>`.
+std::string elide_templates(const std::string& s, int keep) {
+  std::string out;
+  out.reserve(s.size());
+  int depth = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (const std::size_t n = angle_operator_at(s, i)) {
+      if (depth <= keep) out.append(s, i, n);
+      i += n - 1;
+      continue;
+    }
+    const char c = s[i];
+    if (c == '<') {
+      if (depth < keep) out += c;
+      else if (depth == keep) out += "<...";
+      ++depth;
+    } else if (c == '>' && depth > 0) {
+      --depth;
+      if (depth <= keep) out += c;
+    } else if (depth <= keep) {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string short_function_name(const std::string& signature, std::size_t max_length) {
+  std::string s = elide_templates(signature, 1);
+  if (s.size() > max_length) s = elide_templates(signature, 0);
+  return s;
 }
 
 bool is_user_frame(const Frame& frame) {

@@ -5,6 +5,7 @@
 // library's.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -49,6 +50,18 @@ std::string qualified_name(const std::string& signature);
 /// The last component of a qualified name, without template arguments:
 /// "torch::nn::SequentialImpl::forward<at::Tensor>" -> "forward".
 std::string unqualified_name(const std::string& qualified);
+
+/// A demangled signature short enough for a record or a message, as clang
+/// elides template arguments in its diagnostics: the argument lists nested
+/// in another one become `<...>`; when the result is still longer than
+/// `max_length`, every template argument list does. What remains names the
+/// function and its parameters' outer types:
+///   "void train<torch::data::StatelessDataLoader<torch::data::datasets::
+///    MapDataset<...>, ...> >(Net&, torch::data::StatelessDataLoader<...>&)"
+///     -> "void train<torch::data::StatelessDataLoader<...> >(Net&, ...)"
+/// Operators (`operator<<`, `operator->`) are not template lists. The full
+/// name stays in the frame: placement (Sites.h) reads it.
+std::string short_function_name(const std::string& signature, std::size_t max_length = 160);
 
 /// True for a frame of the user's code: in the program (not a library of
 /// LibTorch's, the system's or tensor-run's), and not LibTorch's or the

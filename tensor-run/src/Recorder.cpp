@@ -1,5 +1,6 @@
 #include "Recorder.h"
 
+#include <c10/util/Backtrace.h>
 #include <c10/util/Exception.h>
 
 #include <atomic>
@@ -92,24 +93,44 @@ tt::ValidationRecord to_record(const Violation& v, const Placement& where, const
       r.file = f->file;
       r.line = f->line;
       r.column = f->column;
-      r.function = f->function;
+      r.function = short_function_name(f->function);
     } else {
       // No debug info: the object and the function with its offset
       // (docs/tensor-run.md, "Source locations").
       r.file = f->object;
-      r.function = (f->function.empty() ? std::string("?") : f->function) + " at " + hex(f->offset);
+      r.function = (f->function.empty() ? std::string("?") : short_function_name(f->function)) + " at " + hex(f->offset);
     }
   }
   if (r.file.empty()) r.file = "(unknown)";
   return r;
 }
 
+// Records that could not be written (a full disk, /dev/full, a log removed
+// under the program): counted, so the run cannot end as if it were complete.
+std::atomic<unsigned> g_lost_records{0};
+
 void write(const tt::ValidationRecord& r) noexcept {
   std::string error;
   if (!tt::append_validation_record(config().log_path, r, &error)) {
+    ++g_lost_records;
     static std::atomic<bool> warned{false};
     if (!warned.exchange(true)) std::fprintf(stderr, "tensor-run: validation log: %s\n", error.c_str());
   }
+}
+
+// Where a violation without a line of the user's was raised, for c10's
+// "Exception raised from ..." line: the program and the autograd node, or
+// the function and object of the fallback frame. Never a file of
+// tensor-run's own source tree, which does not exist where it is installed.
+std::string raised_from(const Placement& where, const std::vector<Frame>& frames) {
+  if (where.frame == npos && in_backward(frames))
+    return "the backward pass (" + backward_node(frames) + ") of " + program_path();
+  const Frame* f = where.frame != npos ? &frames[where.frame] : fallback_frame(frames);
+  if (!f) return program_path();
+  if (!f->file.empty() && f->line > 0)
+    return short_function_name(f->function) + " at " + f->file + ":" + std::to_string(f->line);
+  return (f->function.empty() ? std::string("?") : short_function_name(f->function)) + " at " + f->object + " " +
+         hex(f->offset);
 }
 
 }  // namespace
@@ -129,7 +150,7 @@ std::string located_message(const std::string& message, const Placement& where, 
     } else {
       s << " at " << f->object << " " << hex(f->offset);
     }
-    if (!f->function.empty()) s << " in " << f->function;
+    if (!f->function.empty()) s << " in " << short_function_name(f->function);
   }
   return s.str();
 }
@@ -155,16 +176,20 @@ Reported report(const Violation& v) {
   dump_frames(frames, where);
   if (config().mode == Mode::Raise) {
     const std::string msg = located_message(v.message + module_note(v, where), where, frames);
-    // c10::Error names where it was raised: the user's line, not this file.
+    // c10::Error names where it was raised: the user's line, not this file
+    // (TORCH_CHECK would name Recorder.cpp of tensor-run's build tree).
     const Frame* f = where.frame != npos ? &frames[where.frame] : nullptr;
     if (f && !f->file.empty() && f->line > 0)
-      throw c10::Error(c10::SourceLocation{intern(f->function), intern(f->file), f->line}, msg);
-    TORCH_CHECK(false, msg);
+      throw c10::Error(c10::SourceLocation{intern(short_function_name(f->function)), intern(f->file), f->line}, msg);
+    throw c10::Error(msg, "Exception raised from " + raised_from(where, frames) + " (most recent call first):\n" +
+                              c10::get_backtrace(/*frames_to_skip=*/1));
   }
   if (v.seen_before && in_backward(frames)) return Reported::Consequence;
   write(to_record(v, where, frames));
   return Reported::Recorded;
 }
+
+unsigned lost_records() noexcept { return g_lost_records.load(); }
 
 void report_discarded_cast(const Violation& v, const std::vector<void*>& stack) noexcept {
   try {

@@ -43,8 +43,14 @@ Reported report(const Violation& v);
 /// destructor cannot throw. Silent when the conversion was a library's.
 void report_discarded_cast(const Violation& v, const std::vector<void*>& stack) noexcept;
 
+/// How many records could not be written to the log (record mode). The
+/// library ends a run that lost any with exit status 2 (Startup.cpp), so a
+/// log missing records never passes for a complete one.
+unsigned lost_records() noexcept;
+
 /// The message with the user's location appended, as raise mode throws it
-/// (exposed for tests): "<message>\n[tensor-run] <check> at <file>:<line>:<col> in <function>", or
+/// (exposed for tests): "<message>\n[tensor-run] <check> at <file>:<line>:<col> in <function>"
+/// (the function's template arguments shortened, short_function_name), or
 /// "... during the backward pass (<autograd node>)" when no frame is the user's.
 std::string located_message(const std::string& message, const Placement& where, const std::vector<Frame>& frames);
 

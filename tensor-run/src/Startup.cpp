@@ -1,5 +1,6 @@
 // What runs when the library is loaded, before the program's main():
-// settings are read (a bad value stops here), a second LibTorch in the
+// settings are read (a bad value, or a record file that cannot be written,
+// stops here; records lost later make the exit status 2), a second LibTorch in the
 // process is refused, and the library takes itself out of LD_PRELOAD so the
 // program's child processes run uninstrumented (and DEBUGINFOD_URLS out of
 // the environment, see below).
@@ -14,6 +15,8 @@
 #include <vector>
 
 #include "Config.h"
+#include "Recorder.h"
+#include "tt/validation_log.h"
 
 namespace tensor_run {
 namespace {
@@ -59,8 +62,34 @@ int collect_c10(struct dl_phdr_info* info, size_t, void* data) {
   return 0;
 }
 
+// At exit in record mode: a run that lost records must not end as if its
+// log were complete (a CI job would read the log as the whole story). The
+// status becomes 2, tensor-run's own, replacing the program's.
+void end_of_records() {
+  const unsigned lost = lost_records();
+  if (lost == 0) return;
+  std::fflush(nullptr);
+  std::fprintf(stderr,
+               "tensor-run: %u violation record(s) could not be written to %s, so the log is incomplete; exit "
+               "status 2\n",
+               lost, config().log_path.c_str());
+  std::fflush(stderr);
+  std::_Exit(2);
+}
+
 __attribute__((constructor)) void start() {
   (void)config();  // exits with a message on a bad setting
+  if (config().mode == Mode::Record) {
+    // The driver checks this too; the library, preloaded by hand, must not
+    // run a program whose every record would be lost.
+    std::string reason;
+    if (!tt::can_append_validation_log(config().log_path, &reason)) {
+      std::fprintf(stderr, "tensor-run: cannot write the record file %s: %s\n", config().log_path.c_str(),
+                   reason.c_str());
+      std::_Exit(2);
+    }
+    std::atexit(end_of_records);
+  }
   std::vector<std::string> c10;
   dl_iterate_phdr(&collect_c10, &c10);
   if (c10.size() > 1) {

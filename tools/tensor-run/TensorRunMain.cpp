@@ -8,7 +8,10 @@
 // program's. Bad input is a one-line error and exit status 2, and the
 // program is not started half-instrumented: not an ELF executable, not
 // dynamically linked against LibTorch, another LibTorch than the one the
-// library was built for, an unwritable record file.
+// library was built for, an unwritable record file (--record, or
+// TT_VALIDATE_LOG in record mode), an empty --record. Records that cannot be
+// written while the program runs make its exit status 2 (the library's
+// Startup.cpp).
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -170,7 +173,8 @@ int main(int argc, char **argv) {
           "would hit\n\n"
           "Without --record a violation throws LibTorch's own c10::Error with the CUDA build's message and the "
           "program's file:line. TT_VALIDATE=record and TT_VALIDATE_LOG=FILE in the environment do what --record "
-          "does.\nExit status: the program's; 2 when tensor-run refuses to start it.\n",
+          "does.\nExit status: the program's; 2 when tensor-run refuses to start it, and 2 when records could not "
+          "be written (the log is incomplete).\n",
           &errs()))
     return ExitUsage;
 
@@ -220,11 +224,25 @@ int main(int argc, char **argv) {
   if (StringRef(Library).find_first_of(" :") != StringRef::npos)
     return fail("its library cannot be preloaded from a path with a space or a colon: " + Library);
 
-  if (!RecordFile.empty()) {
+  // --record '' would otherwise be no --record at all: raise mode, silently.
+  if (RecordFile.getNumOccurrences() && RecordFile.empty())
+    return fail("--record needs a file name");
+  const char *Mode = std::getenv("TT_VALIDATE");
+  if (RecordFile.empty() && Mode && *Mode && std::strcmp(Mode, "raise") != 0 && std::strcmp(Mode, "record") != 0)
+    return fail(std::string("TT_VALIDATE=") + Mode + " is not raise or record");
+  // The record file, from --record or from TT_VALIDATE=record with
+  // TT_VALIDATE_LOG (default tt-validate.jsonl), must be writable before the
+  // program starts: every record of a run that cannot write them is lost.
+  std::string Log = RecordFile;
+  if (Log.empty() && Mode && std::strcmp(Mode, "record") == 0) {
+    const char *EnvLog = std::getenv("TT_VALIDATE_LOG");
+    Log = EnvLog && *EnvLog ? EnvLog : tensor_run::Config().log_path;
+  }
+  if (!Log.empty()) {
     // Appended to, as TT_VALIDATE_LOG is: nothing recorded before is lost.
-    SmallString<256> Abs(RecordFile);
+    SmallString<256> Abs(Log);
     if (std::error_code EC = sys::fs::make_absolute(Abs))
-      return fail("cannot resolve --record " + RecordFile + ": " + EC.message());
+      return fail("cannot resolve the record file " + Log + ": " + EC.message());
     if (sys::fs::is_directory(Abs))
       return fail("cannot write the record file " + Abs + ": it is a directory");
     int FD;
@@ -233,9 +251,6 @@ int main(int argc, char **argv) {
     ::close(FD);
     setenv("TT_VALIDATE", "record", 1);
     setenv("TT_VALIDATE_LOG", Abs.c_str(), 1);
-  } else if (const char *Mode = std::getenv("TT_VALIDATE");
-             Mode && *Mode && std::strcmp(Mode, "raise") != 0 && std::strcmp(Mode, "record") != 0) {
-    return fail(std::string("TT_VALIDATE=") + Mode + " is not raise or record");
   }
 
   std::string Preload = std::string(Library);
