@@ -7,8 +7,14 @@
 
 #include "tool/ClangTidyMain.h"
 
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
 
 namespace clang::tidy {
 extern volatile int TensorModuleAnchorSource;
@@ -20,6 +26,43 @@ extern const char *TensorModuleDefaultChecks;
     TensorModuleAnchorSource;
 } // namespace clang::tidy
 
+namespace {
+
+/// The source files named on the command line: the arguments before `--`
+/// that are not options or their values. clang-tidy's own options are
+/// registered by now; CommonOptionsParser's (-p, --extra-arg...) are not.
+std::vector<std::string> namedSources(int Argc, const char **Argv) {
+  static const llvm::StringSet<> ParserOptions = {"p", "extra-arg",
+                                                  "extra-arg-before"};
+  llvm::StringMap<llvm::cl::Option *> &Registered =
+      llvm::cl::getRegisteredOptions();
+  std::vector<std::string> Sources;
+  for (int I = 1; I < Argc; ++I) {
+    llvm::StringRef Arg = Argv[I];
+    if (Arg == "--")
+      break;
+    if (Arg.starts_with("@"))
+      continue; // a response file
+    if (!Arg.starts_with("-") || Arg == "-") {
+      Sources.push_back(Arg.str());
+      continue;
+    }
+    llvm::StringRef Name = Arg.ltrim('-');
+    if (Name.contains('='))
+      continue;
+    auto It = Registered.find(Name);
+    bool TakesValue =
+        ParserOptions.contains(Name) ||
+        (It != Registered.end() &&
+         It->second->getValueExpectedFlag() == llvm::cl::ValueRequired);
+    if (TakesValue)
+      ++I;
+  }
+  return Sources;
+}
+
+} // namespace
+
 int main(int Argc, const char **Argv) {
   // A first run with no .clang-tidy and no --checks runs the tensor checks
   // (beside clang-tidy's default clang-diagnostic-* and clang-analyzer-*).
@@ -30,5 +73,17 @@ int main(int Argc, const char **Argv) {
     OS << "tensor-tidy version " TT_TIDY_VERSION
           " (clang-tidy with the tensor module)\n";
   });
-  return clang::tidy::clangTidyMain(Argc, Argv);
+  std::vector<std::string> Sources = namedSources(Argc, Argv);
+  int Status = clang::tidy::clangTidyMain(Argc, Argv);
+  // A file that does not exist is the user's error, not a finding: status
+  // 2, as for other usage errors, where clang-tidy returns 1 (the status of
+  // findings under -warnings-as-errors, and of compile errors).
+  bool Missing = false;
+  for (const std::string &Source : Sources)
+    if (Source != "-" && !llvm::sys::fs::exists(Source)) {
+      llvm::errs() << "tensor-tidy: error: '" << Source
+                   << "' does not exist\n";
+      Missing = true;
+    }
+  return Missing ? 2 : Status;
 }
