@@ -200,9 +200,11 @@ def diagnose_and_fix(clangd, source, check, tidy_args, compile_args):
         f.write("\n".join(["-xc++", *compile_args]) + "\n")
     with open(os.path.join(workdir, ".clang-tidy"), "w") as f:
         f.write(tidy_config(check, tidy_args))
-    # clangd runs only checks it knows to be fast unless told otherwise.
-    with open(os.path.join(workdir, ".clangd"), "w") as f:
-        f.write("Diagnostics:\n  ClangTidy:\n    FastCheckFilter: None\n")
+    # No .clangd: tensor-clangd runs the tensor-* checks with clangd's default
+    # FastCheckFilter (Strict), as an editor does with only the shipped
+    # .clang-tidy (issue 23, item 5: they ran only with FastCheckFilter: None).
+    if os.path.exists(os.path.join(workdir, ".clangd")):
+        os.remove(os.path.join(workdir, ".clangd"))
 
     with open(source, encoding="utf-8") as f:
         text = f.read()
