@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The installed package, tested as a user meets it (docs/install.md).
 
-  run.py --build BUILD --source SRC --work DIR [--deb]
+  run.py --build BUILD --source SRC --work DIR [--deb | --strip]
 
 Installs BUILD into DIR/prefix with `cmake --install`, then from there only:
 runs the installed tensor-tidy, the plugin under stock clang-tidy-19, the
@@ -9,7 +9,10 @@ report (with its installed docs) and the ci-check script (which must find
 the binaries beside itself); builds test/install/consumer against the tt
 runtime with find_package(tt) and with pkg-config, runs it on the cpu and
 on an emulated cuda device, and again with the prefix moved elsewhere.
-With --deb it builds the .deb with cpack instead and checks its contents.
+With --deb it builds the .deb with cpack instead and checks its contents;
+with --strip it installs with `cmake --install --strip` (docs/install.md)
+and checks that the binaries carry no debug information or symbol table
+and still run.
 Exits non-zero, saying what failed, on the first failure.
 """
 
@@ -145,18 +148,61 @@ def check_deb(build, work):
         want(contents, "./usr/" + path, "the .deb holds /usr/" + path)
 
 
+def elf_sections(path):
+    """The section names of an ELF file, or None when it is not one."""
+    res = subprocess.run(["readelf", "-SW", path], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True)
+    if res.returncode != 0:
+        return None
+    return {f.split()[0] for f in (l.split("]", 1)[1] for l in res.stdout.splitlines()
+                                   if l.strip().startswith("[") and "]" in l) if f.split()}
+
+
+def tree_size(root):
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(root) for f in fs)
+
+
+def check_strip(build, work):
+    """`cmake --install --strip`: the binaries and shared libraries lose their
+    debug information and symbol tables (341 MB installed unstripped against
+    93 MB from the .deb, which cpack strips), and still run."""
+    prefix = os.path.join(work, "prefix")
+    run(["cmake", "--install", build, "--prefix", prefix, "--strip"])
+    binaries = [p for p in EXPECTED if p.startswith("bin/") or p.endswith(".so")]
+    for path in binaries:
+        full = os.path.join(prefix, path)
+        sections = elf_sections(full)
+        if sections is None:
+            continue  # a script (ci-check, the hook)
+        left = sorted(s for s in sections if s.startswith(".debug") or s == ".symtab")
+        if left:
+            sys.exit("FAILED: %s is not stripped: %s" % (path, ", ".join(left)))
+    print("ok: every installed binary and shared library is stripped")
+    size = tree_size(prefix)
+    print("ok: installed with --strip: %d MB" % (size >> 20))
+    out = run([os.path.join(prefix, "bin/tensor-tidy"), "--version"], clean_env())
+    want(out, "tensor-tidy version", "the stripped tensor-tidy runs")
+    out = run([os.path.join(prefix, "bin/tensor-run"), "--version"], clean_env())
+    want(out, "tensor-run", "the stripped tensor-run runs")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--deb", action="store_true")
+    ap.add_argument("--strip", action="store_true")
     a = ap.parse_args()
     a.build, a.source, a.work = (os.path.abspath(p) for p in (a.build, a.source, a.work))
     shutil.rmtree(a.work, ignore_errors=True)
     os.makedirs(a.work)
     if a.deb:
         check_deb(a.build, a.work)
+        return
+    if a.strip:
+        check_strip(a.build, a.work)
+        print("PASS")
         return
     prefix = os.path.join(a.work, "prefix")
     run(["cmake", "--install", a.build, "--prefix", prefix])
