@@ -76,6 +76,19 @@ if os.path.exists(os.path.join(torch_api, "torch", "torch.h")):
                                  "-std=c++17 -isystem %s -include-pch %s"
                                  % (torch_api, pch)))
 
+# A CUDA toolkit where clang 19 (and tensor-tidy) looks for one, for the
+# CUDA sources' tests: CUDA_PATH/CUDA_HOME, above ptxas on PATH,
+# /usr/local/cuda, /usr/lib/cuda.
+cuda_candidates = [os.environ.get("CUDA_PATH"), os.environ.get("CUDA_HOME")]
+if shutil.which("ptxas"):
+    cuda_candidates.append(os.path.dirname(os.path.dirname(os.path.realpath(shutil.which("ptxas")))))
+cuda_candidates += ["/usr/local/cuda", "/usr/lib/cuda"]
+for cuda in cuda_candidates:
+    if cuda and os.path.exists(os.path.join(cuda, "include", "cuda.h")):
+        config.available_features.add("cuda")
+        config.substitutions.append(("%cuda_path", cuda))
+        break
+
 # An older clang-tidy, to show the plugin refuses to load into it.
 for old in ("clang-tidy-14", "clang-tidy-15", "clang-tidy-16", "clang-tidy-17",
             "clang-tidy-18"):

@@ -33,6 +33,7 @@ EXPECTED = [
     "include/tt/tt.h", "include/tt/tensor.h",
     "share/tensor-tidy/recommended.clang-tidy",
     "share/tensor-tidy/docs/checks/tensor-discarded-cast.md",
+    "share/tensor-tidy/cuda-compat/texture_fetch_functions.h",
 ]
 
 BUG = """#include <torch/torch.h>

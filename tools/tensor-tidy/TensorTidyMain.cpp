@@ -7,10 +7,13 @@
 
 #include "tool/ClangTidyMain.h"
 
+#include "CudaArgs.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -61,6 +64,21 @@ std::vector<std::string> namedSources(int Argc, const char **Argv) {
   return Sources;
 }
 
+/// tools/cuda-compat of an installed tensor-tidy (PREFIX/share/tensor-tidy),
+/// else of the source tree it was built from.
+std::string cudaCompatDir(const char *Argv0) {
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
+  if (!Exe.empty()) {
+    llvm::SmallString<256> Installed(
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+    llvm::sys::path::append(Installed, "share", "tensor-tidy", "cuda-compat");
+    if (llvm::sys::fs::is_directory(Installed))
+      return std::string(Installed);
+  }
+  return TT_TIDY_CUDA_COMPAT_DIR;
+}
+
 } // namespace
 
 int main(int Argc, const char **Argv) {
@@ -74,7 +92,15 @@ int main(int Argc, const char **Argv) {
           " (clang-tidy with the tensor module)\n";
   });
   std::vector<std::string> Sources = namedSources(Argc, Argv);
-  int Status = clang::tidy::clangTidyMain(Argc, Argv);
+  // CUDA sources: what clang 19 needs for newer CUDA toolkits (CudaArgs.h),
+  // as options before the user's, so theirs come after and win.
+  std::vector<std::string> Cuda = tensor_tidy::cudaArgs(
+      Sources, llvm::ArrayRef(Argv, Argc), cudaCompatDir(Argv[0]));
+  std::vector<const char *> Args(Argv, Argv + Argc);
+  for (size_t I = 0; I < Cuda.size(); ++I)
+    Args.insert(Args.begin() + 1 + I, Cuda[I].c_str());
+  int Status = clang::tidy::clangTidyMain(static_cast<int>(Args.size()),
+                                          Args.data());
   // A file that does not exist is the user's error, not a finding: status
   // 2, as for other usage errors, where clang-tidy returns 1 (the status of
   // findings under -warnings-as-errors, and of compile errors).
