@@ -464,6 +464,18 @@ const CallSemantics *ApiModel::callSemantics(const FunctionDecl *FD) const {
   // Code without LibTorch's headers (tt's API): ATen's op of that name.
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
   const bool IsMethod = MD && !MD->isStatic() && isTensorClass(MD->getParent());
+  // x[i]: select(0, i), whose schema takes the dimension too.
+  if (IsMethod && FD->getOverloadedOperator() == OO_Subscript &&
+      FD->getNumParams() == 1 &&
+      FD->getParamDecl(0)->getType()->isIntegerType())
+    if (const OpSchema *Select =
+            AtenSemantics::builtinSchema("select", {true, false, false})) {
+      llvm::SmallVector<ArgumentRole, 6> Roles(2);
+      Roles[0].K = ArgumentRole::Device;
+      Roles[0].Name = "self";
+      return Semantics->remember(FD,
+                                 AtenSemantics::withOverlay(Select, Roles));
+    }
   llvm::StringRef Op;
   if (FD->isOverloadedOperator())
     Op = operatorOp(FD->getOverloadedOperator());
@@ -590,6 +602,28 @@ ApiModel::ModuleMove ApiModel::moduleMoveKind(const CXXMethodDecl *MD) const {
   if (N == "bfloat16")
     return ModuleMove::BFloat16;
   return ModuleMove::To;
+}
+
+ApiModel::Registration
+ApiModel::registration(const CXXMethodDecl *MD) const {
+  if (!MD || !MD->getIdentifier() || !isModuleClass(MD->getParent()))
+    return Registration::None;
+  llvm::StringRef N = MD->getName();
+  if (N == "register_module")
+    return Registration::Module;
+  if (N == "register_parameter")
+    return Registration::Parameter;
+  if (N == "register_buffer")
+    return Registration::Buffer;
+  return Registration::None;
+}
+
+bool ApiModel::isContainerModule(const CXXRecordDecl *RD) const {
+  if (!isBuiltinModule(RD) || !RD->getIdentifier())
+    return false;
+  llvm::StringRef N = RD->getName();
+  N.consume_back("Impl");
+  return N == "Sequential" || N == "ModuleList" || N == "ModuleDict";
 }
 
 bool ApiModel::isOptionalClass(const CXXRecordDecl *RD) const {

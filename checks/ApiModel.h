@@ -161,6 +161,14 @@ public:
   /// kFloat, kLong, ...), or nullopt for the others (complex, quantized).
   std::optional<DType> dtypeOf(const EnumConstantDecl *EC) const;
 
+  /// torch::nn::Module's registration methods: register_module,
+  /// register_parameter, register_buffer (tt's too).
+  enum class Registration { None, Module, Parameter, Buffer };
+  Registration registration(const CXXMethodDecl *MD) const;
+  /// A built-in container (Sequential, ModuleList, ModuleDict): its
+  /// parameters are those of the modules it is given.
+  bool isContainerModule(const CXXRecordDecl *RD) const;
+
   /// A tensor method that reads a property: `device()`, `scalar_type()` or
   /// `dtype()`, `options()`.
   enum class TensorProperty { None, Device, DType, Options };

@@ -361,6 +361,18 @@ llvm::SmallVector<ArgumentRole, 8> schemaRoles(const OpSchema &Op) {
   return Roles;
 }
 
+// The base name of the op an at::_ops::<op>::call names.
+llvm::StringRef schemaOfCall(const CallExpr *CE) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
+  if (!MD || !isOpsStruct(MD->getParent()))
+    return {};
+  llvm::StringRef Text = schemaText(MD->getParent());
+  llvm::StringRef Name = Text.take_until([](char C) { return C == '.' || C == '('; });
+  if (Name.size() > 1 && Name.ends_with("_") && !Name.ends_with("__"))
+    Name = Name.drop_back();
+  return Name;
+}
+
 } // namespace
 
 unsigned CallSemantics::deviceArguments() const {
@@ -432,6 +444,7 @@ AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
   // The positions each inner call puts on one device, to tell a wrapper
   // that combines its tensors from one that uses them apart.
   llvm::SmallVector<llvm::SmallVector<int, 4>, 4> DeviceGroups;
+  llvm::SmallVector<llvm::SmallVector<int, 4>, 2> NonPromotingGroups;
   llvm::SmallVector<const CallSemantics *, 4> Inner;
   const OpSchema *FirstOp = nullptr;
   auto Merge = [&](int Pos, ArgumentRole R) {
@@ -492,8 +505,26 @@ AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
       const ArgumentRole &R = CalleeRoles[P];
       if (R.K == ArgumentRole::None || !Args[P])
         continue;
+      // Through methods that keep their tensor's device and dtype
+      // (F::linear passes `weight.t()`): the parameter itself.
+      const Expr *Arg = Args[P];
+      for (unsigned Through = 0; Through < 4; ++Through) {
+        const Expr *Bare = Arg;
+        for (unsigned K = 0; K < 4; ++K)
+          Bare = Bare->IgnoreImplicit()->IgnoreParens();
+        const auto *M = dyn_cast<CXXMemberCallExpr>(Bare);
+        const CallSemantics *Kept =
+            M && M->getMethodDecl()
+                ? derive(M->getMethodDecl(), Depth + 1, IsTensorType)
+                : nullptr;
+        if (!Kept || Kept->DTypeRule != ResultDType::Self ||
+            Kept->object().K != ArgumentRole::Device ||
+            Kept->deviceArguments() != 1)
+          break;
+        Arg = M->getImplicitObjectArgument();
+      }
       bool Direct = false;
-      int Pos = positionOf(Args[P], Def, Direct);
+      int Pos = positionOf(Arg, Def, Direct);
       if (Pos < 0)
         continue;
       if (Direct) {
@@ -505,6 +536,13 @@ AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
         Merge(Pos, {ArgumentRole::Options, R.Name});
       }
     }
+    // A non-promoting op over the wrapper's own tensors makes the wrapper
+    // one (F::linear's matmul of input and weight).
+    if (Group.size() >= 2 &&
+        (Sub ? Sub->NonPromoting
+             : (FirstOp && Inner.back() == nullptr &&
+                listed(NonPromotingOps, schemaOfCall(CE)))))
+      NonPromotingGroups.push_back(Group);
     if (!Group.empty())
       DeviceGroups.push_back(std::move(Group));
   }
@@ -570,6 +608,15 @@ AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
       Result->NonPromoting = Inner[0]->NonPromoting;
     }
   }
+  // The wrapper's first two device tensors meet in a non-promoting op.
+  llvm::SmallVector<int, 2> FirstTwo;
+  for (unsigned P = 0; P < Positions && FirstTwo.size() < 2; ++P)
+    if (Result->Roles[P].K == ArgumentRole::Device)
+      FirstTwo.push_back(static_cast<int>(P));
+  if (FirstTwo.size() == 2)
+    for (const auto &G : NonPromotingGroups)
+      if (llvm::is_contained(G, FirstTwo[0]) && llvm::is_contained(G, FirstTwo[1]))
+        Result->NonPromoting = true;
   const CallSemantics *Out = Result.get();
   Cache[FD] = std::move(Result);
   return Out;

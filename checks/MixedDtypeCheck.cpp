@@ -2,6 +2,7 @@
 
 #include "MixedDtypeCheck.h"
 #include "analysis/Escapes.h"
+#include "analysis/Modules.h"
 #include "clang/AST/ASTContext.h"
 
 namespace clang::tidy::tensor {
@@ -32,14 +33,30 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   if (S.K == Site::ModuleCall) {
     const Operand &In = S.Operands.front();
+    // The layer that gets the input: the module itself, or a Sequential's
+    // first layer.
+    const CXXRecordDecl *Gets =
+        S.Module.FirstLayer ? S.Module.FirstLayer : S.ModuleClass;
     // An integer input is wrong only for a built-in layer that computes in
     // its parameters' dtype: a user's module may look its input up in an
     // Embedding (token ids into a float16 model are fine).
     const bool IntegerIntoLayer =
         integralAgainstFloating(In.Fact.Type, S.Module.Type) &&
-        Api.takesParameterDtypeInput(S.ModuleClass);
+        Api.takesParameterDtypeInput(Gets);
     if (!floatingAndDifferent(S.Module.Type, In.Fact.Type) && !IntegerIntoLayer)
       return false;
+    // A module whose dtype the analysis knows from how it was built (not
+    // from a cast the user wrote) needs its input in that dtype only where
+    // a layer computes with it: a built-in one that does, or a user
+    // module whose forward() hands the input to one.
+    if (S.Module.TypeOrigin.How == Origin::ModuleCreated &&
+        !Api.takesParameterDtypeInput(Gets)) {
+      const bool UserModule = Gets && !Api.isBuiltinModule(Gets);
+      if (!UserModule || !In.Fact.Type.isKnown() ||
+          !analysis::forwardFeedsParameterLayer(Gets, In.Fact.Type.Type, Ctx,
+                                                Api))
+        return false;
+    }
     // A TorchScript module's code is not seen: it may cast its input. A
     // module whose forward converts its input expects any dtype.
     if (Api.isScriptModule(S.ModuleClass) ||

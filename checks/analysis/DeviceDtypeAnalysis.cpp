@@ -8,6 +8,7 @@
 #include "DeviceDtypeAnalysis.h"
 #include "FunctionAnalyzer.h"
 #include "Members.h"
+#include "Modules.h"
 #include <map>
 #include <memory>
 
@@ -75,6 +76,7 @@ void DeviceDtypeAnalysis::reset() {
   C.DefaultFloatDecided = false;
   analysis::resetEscapes();
   analysis::resetMembers();
+  analysis::resetModules();
 }
 
 void DeviceDtypeAnalysis::setDefaultFloatKnown(bool Known) {

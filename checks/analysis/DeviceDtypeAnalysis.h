@@ -73,6 +73,9 @@ struct FunctionFacts {
   /// What the function returns: the join of its returned tensors' facts;
   /// unreached when it returns no tensor.
   TensorFact Returns;
+  /// What the function returns when it returns a module handle (a helper
+  /// that builds a Sequential); unreached otherwise.
+  ModuleFact ReturnsModule;
   /// The calls it makes that were followed in a context of their own, at
   /// the fixed point: a site in the callee may be provable only there.
   std::vector<FollowedCall> Calls;

@@ -149,6 +149,7 @@ private:
   llvm::DenseSet<const CallExpr *> RecordedCalls;
   std::vector<FollowedCall> Calls;
   TensorFact Returns;
+  ModuleFact ReturnsModule;
   BodyFacts Body;
 };
 

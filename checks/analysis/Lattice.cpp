@@ -155,6 +155,7 @@ ModuleFact join(const ModuleFact &A, const ModuleFact &B) {
   R.TypeOrigin = A.TypeOrigin.valid() ? A.TypeOrigin : B.TypeOrigin;
   R.MoveDeviceArg =
       A.MoveDeviceArg == B.MoveDeviceArg ? A.MoveDeviceArg : nullptr;
+  R.FirstLayer = A.FirstLayer == B.FirstLayer ? A.FirstLayer : nullptr;
   return R;
 }
 

@@ -136,12 +136,15 @@ struct ModuleFact {
   DTypeFact Type;
   Origin DeviceOrigin, TypeOrigin;
   const Expr *MoveDeviceArg = nullptr; // the `device` of its last to(device)
+  /// For a container made here from built-in layers (a Sequential): the
+  /// class of its first layer, which gets its input.
+  const CXXRecordDecl *FirstLayer = nullptr;
 
   static ModuleFact unknown() {
-    return {DeviceFact::unknown(), DTypeFact::unknown(), {}, {}, nullptr};
+    return {DeviceFact::unknown(), DTypeFact::unknown(), {}, {}, nullptr, nullptr};
   }
   bool operator==(const ModuleFact &O) const {
-    return Device == O.Device && Type == O.Type;
+    return Device == O.Device && Type == O.Type && FirstLayer == O.FirstLayer;
   }
   bool operator!=(const ModuleFact &O) const { return !(*this == O); }
 };

@@ -10,6 +10,7 @@
 #include "FunctionAnalyzer.h"
 #include "clang/AST/ASTContext.h"
 #include "Members.h"
+#include "Modules.h"
 #include "clang/AST/ExprCXX.h"
 
 namespace clang::tidy::tensor::analysis {
@@ -994,7 +995,16 @@ ModuleFact FunctionAnalyzer::evalModule(const Expr *E) {
     // model_ of a class that places it in every constructor.
     if (const FieldDecl *F = thisMember(E); F && !inConstructorOf(F))
       return placedModuleMember(F, Api);
-    return ModuleFact::unknown();
+    // A helper that builds and returns a module: what it returns.
+    if (const auto *CE = dyn_cast_or_null<CallExpr>(strip(E)))
+      if (const FunctionDecl *Def = userCallee(CE, Api)) {
+        const FunctionFacts *F = follow(CE, Def);
+        return F && F->Complete && F->ReturnsModule.Device.Kind != FactKind::Unreached
+                   ? F->ReturnsModule
+                   : ModuleFact::unknown();
+      }
+    // A module built here.
+    return E ? createdModule(E, E->getType(), Api) : ModuleFact::unknown();
   }
   if (isEscaped(D))
     return ModuleFact::unknown();

@@ -120,6 +120,7 @@ FunctionFacts FunctionAnalyzer::run() {
   Result.Sites = std::move(Sites);
   Result.Calls = std::move(Calls);
   Result.Returns = Returns;
+  Result.ReturnsModule = ReturnsModule;
   Result.Complete = true;
   return Result;
 }

@@ -7,24 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionAnalyzer.h"
+#include "Modules.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
 namespace clang::tidy::tensor::analysis {
-
-// A module created here: LibTorch and tt layers with parameters start with
-// them on the cpu in float32. A user-defined module's constructor may create
-// them anywhere, and a layer without parameters (a loss, an activation) has
-// no device of its own, so those start unknown.
-ModuleFact freshModule(const ApiModel &Api, const VarDecl *VD) {
-  if (!Api.isParameterizedBuiltinModule(Api.moduleBehind(VD->getType())))
-    return ModuleFact::unknown();
-  ModuleFact M;
-  M.Device = DeviceFact::cpu();
-  M.Type = DTypeFact::known(DType::Float32);
-  M.DeviceOrigin = M.TypeOrigin = {VD->getLocation(), Origin::ModuleCreated};
-  return M;
-}
 
 void FunctionAnalyzer::declare(const VarDecl *VD) {
   QualType T = VD->getType();
@@ -40,16 +27,9 @@ void FunctionAnalyzer::declare(const VarDecl *VD) {
   if (Api.isTensorValueType(T.getUnqualifiedType())) {
     Cur.Tensors[Key(VD)] = Init ? evalTensor(Init) : TensorFact::unknown();
   } else if (Api.isModuleHandleType(T)) {
-    const Expr *I = strip(Init);
-    bool Constructed = !I || isa<CXXConstructExpr>(I);
-    if (const auto *CE = dyn_cast_or_null<CallExpr>(I))
-      if (const FunctionDecl *FD = CE->getDirectCallee())
-        Constructed = isStd(FD, "make_shared");
-    if (moduleVar(Init))
-      Cur.Modules[VD] = evalModule(Init);
-    else
-      Cur.Modules[VD] =
-          Constructed ? freshModule(Api, VD) : ModuleFact::unknown();
+    // Another handle's module, one built here (Modules.h), or what a
+    // helper function returns.
+    Cur.Modules[VD] = Init ? evalModule(Init) : createdModule(nullptr, T, Api);
   } else if (Api.isInputVector(T.getUnqualifiedType())) {
     // A vector of tensors (or of IValues, a TorchScript call's inputs):
     // one fact for all its elements, unreached while it is empty.
@@ -194,6 +174,21 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
       E.Operands = {{A, evalTensor(A)}};
       Sites.push_back(std::move(E));
     }
+    // A user module's forward() with what the caller passes it: a tensor
+    // it makes on the cpu (a mask, an arange) and combines with an input
+    // on the module's device fails there.
+    if (S.ModuleClass && !Api.isBuiltinModule(S.ModuleClass) &&
+        !Api.isScriptModule(S.ModuleClass))
+      for (const CXXMethodDecl *MD : Api.forwardMethods(S.ModuleClass)) {
+        const FunctionDecl *Def = nullptr;
+        if (!MD->hasBody(Def) || !Def || Def->isDependentContext() ||
+            Def->getNumParams() + objectArguments(CE) < CE->getNumArgs())
+          continue;
+        bool Seeded = false;
+        if (const FunctionFacts *F = follow(CE, Def, &Seeded); F && Seeded)
+          Calls.push_back({CE, Def, F});
+        break;
+      }
     Sites.push_back(std::move(S));
     return;
   }
@@ -286,12 +281,14 @@ void FunctionAnalyzer::visit(const Stmt *S) {
     if (const auto *E = dyn_cast<Expr>(S))
       recordSites(E);
   if (Recording)
-    if (const auto *RS = dyn_cast<ReturnStmt>(S))
-      if (const Expr *RV = RS->getRetValue();
-          RV && Api.isTensorValueType(
-                    Fn->getReturnType().getUnqualifiedType()))
+    if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+      const Expr *RV = RS->getRetValue();
+      if (RV && Api.isTensorValueType(Fn->getReturnType().getUnqualifiedType()))
         Returns = Returns.reached() ? join(Returns, evalTensor(RV))
                                     : evalTensor(RV);
+      else if (RV && Api.isModuleHandleType(Fn->getReturnType()))
+        ReturnsModule = join(ReturnsModule, evalModule(RV));
+    }
 
   if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(S)) {
     if (OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2)

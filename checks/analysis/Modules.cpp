@@ -1,0 +1,320 @@
+//===--- Modules.cpp - What a module holds when it is made ----------------===//
+
+#include "Modules.h"
+#include "DeviceDtypeAnalysis.h"
+#include "Environment.h"
+#include "Exprs.h"
+#include "FunctionAnalyzer.h"
+#include "Members.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include <map>
+
+namespace clang::tidy::tensor::analysis {
+namespace {
+
+/// What a user module's class guarantees of a fresh instance.
+struct Defaults {
+  bool Float32 = false;   // every parameter it makes is float32
+  bool OnCpu = false;     // and on the cpu (no move in a constructor)
+};
+
+struct ModulesCache {
+  std::map<std::pair<const CXXRecordDecl *, std::string>, Defaults> Classes;
+  std::map<std::tuple<const CXXRecordDecl *, int, std::string>, bool> Feeds;
+  unsigned Depth = 0;
+};
+
+ModulesCache &modulesCache() {
+  thread_local ModulesCache C;
+  return C;
+}
+
+// The construction an expression of module type is: `nn::Linear(4, 2)`,
+// `Net()`, `std::make_shared<NetImpl>()`; with the class it builds.
+const CXXConstructExpr *construction(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = strip(E);
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E)) {
+      // A copy or move of a temporary: the temporary.
+      if (CE->getNumArgs() == 1 && CE->getConstructor()->isCopyOrMoveConstructor()) {
+        E = CE->getArg(0);
+        continue;
+      }
+      return CE;
+    }
+    if (const auto *FC = dyn_cast_or_null<CXXFunctionalCastExpr>(E)) {
+      E = FC->getSubExpr();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+// std::make_shared<C>(args): the class, with the call's arguments.
+const CXXRecordDecl *madeShared(const Expr *E, const CallExpr *&Call) {
+  Call = dyn_cast_or_null<CallExpr>(strip(E));
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!isStd(FD, "make_shared"))
+    return nullptr;
+  const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+  if (!Args || Args->size() < 1 || Args->get(0).getKind() != TemplateArgument::Type)
+    return nullptr;
+  return Args->get(0).getAsType()->getAsCXXRecordDecl();
+}
+
+Defaults userDefaults(const CXXRecordDecl *C, const ApiModel &Api);
+
+// Does \p E build a module whose parameters are all created by LibTorch's
+// layers (so on the cpu, in float32)? \p OnCpu is cleared when a user
+// module's constructor moves it; \p HasParams is set when it has any (a
+// loss or an activation has none, and so no device or dtype of its own).
+// \p First, when given, receives the class of a container's first layer.
+bool builtByDefault(const Expr *E, const ApiModel &Api, bool &OnCpu,
+                    bool &HasParams, const CXXRecordDecl **First = nullptr) {
+  const CXXRecordDecl *C = nullptr;
+  llvm::SmallVector<const Expr *, 4> Args;
+  if (const CXXConstructExpr *CE = construction(E)) {
+    C = Api.moduleBehind(CE->getType());
+    for (const Expr *A : writtenArgs(CE))
+      Args.push_back(A);
+  } else if (const CallExpr *Call = nullptr; const CXXRecordDecl *Made = madeShared(E, Call)) {
+    C = Api.isModuleClass(Made) ? Made : nullptr;
+    for (const Expr *A : Call->arguments())
+      Args.push_back(A);
+  }
+  if (!C)
+    return false;
+  if (Api.isContainerModule(C)) {
+    // nn::Sequential(nn::Conv2d(...), nn::ReLU(), ...): each layer built so.
+    bool Any = false;
+    for (const Expr *A : Args) {
+      if (!Api.isModuleHandleType(A->getType()))
+        continue;
+      const CXXRecordDecl *Layer = Api.moduleBehind(A->getType());
+      if (!builtByDefault(A, Api, OnCpu, HasParams))
+        return false;
+      if (First && !Any)
+        *First = Layer;
+      Any = true;
+    }
+    return Any;
+  }
+  if (Api.isBuiltinModule(C)) {
+    HasParams |= Api.isParameterizedBuiltinModule(C);
+    return true;
+  }
+  if (!Api.isModuleClass(C) || Api.isScriptModule(C))
+    return false;
+  Defaults D = userDefaults(C, Api);
+  OnCpu = OnCpu && D.OnCpu;
+  HasParams |= D.Float32; // it has parameters, all float32
+  return D.Float32;
+}
+
+// A factory call that makes a float32 tensor: no options, no dtype.
+bool defaultFloatFactory(const Expr *E, const ApiModel &Api) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(strip(E));
+  if (!CE || Api.factoryKind(CE->getDirectCallee()) !=
+                 ApiModel::FactoryKind::DefaultFloat)
+    return false;
+  for (const Expr *A : CE->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      continue;
+    QualType T = A->getType();
+    if (isOptionsLike(Api, T) || isDTypeLike(Api, T) || isDeviceLike(Api, T))
+      return false;
+  }
+  return true;
+}
+
+// Scans a user module class's methods for what voids its defaults.
+class ClassScanner : public RecursiveASTVisitor<ClassScanner> {
+public:
+  ClassScanner(const ApiModel &Api, bool InConstructor)
+      : Api(Api), InConstructor(InConstructor) {}
+  bool Void = false;      // something this file cannot follow
+  bool Moved = false;     // a constructor moves the module or a member
+  unsigned Registered = 0;
+
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
+    const CXXMethodDecl *MD = MCE->getMethodDecl();
+    if (Api.isModuleMove(MD)) {
+      // A cast of the module or a member voids its dtype; a move in a
+      // constructor its device.
+      ApiModel::ModuleMove K = Api.moduleMoveKind(MD);
+      if (K == ApiModel::ModuleMove::Half || K == ApiModel::ModuleMove::BFloat16)
+        Void = true;
+      for (const Expr *A : MCE->arguments())
+        if (!isa<CXXDefaultArgExpr>(A) && !isDeviceLike(Api, A->getType()))
+          Void = true;
+      if (InConstructor)
+        Moved = true;
+      return true;
+    }
+    switch (Api.registration(MD)) {
+    case ApiModel::Registration::Module: {
+      bool OnCpu = true, HasParams = false;
+      if (MCE->getNumArgs() < 2 ||
+          !builtByDefault(MCE->getArg(1), Api, OnCpu, HasParams))
+        Void = true;
+      Moved |= !OnCpu;
+      Registered += HasParams;
+      break;
+    }
+    case ApiModel::Registration::Parameter:
+      if (MCE->getNumArgs() < 2 || !defaultFloatFactory(MCE->getArg(1), Api))
+        Void = true;
+      ++Registered;
+      break;
+    default:
+      break;
+    }
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    if (Api.isLoadFunction(CE->getDirectCallee()))
+      Void = true;
+    return true;
+  }
+
+private:
+  const ApiModel &Api;
+  bool InConstructor;
+};
+
+Defaults computeDefaults(const CXXRecordDecl *C, const ApiModel &Api) {
+  Defaults D;
+  if (!C || !C->hasDefinition() || modulesCache().Depth > 4)
+    return D;
+  C = C->getDefinition();
+  bool AnyConstructor = false, Void = false, Moved = false;
+  unsigned Registered = 0;
+  for (const Decl *Member : C->decls()) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(Member);
+    if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(Member))
+      MD = dyn_cast<CXXMethodDecl>(FTD->getTemplatedDecl());
+    const FunctionDecl *Def = nullptr;
+    if (!MD || !MD->hasBody(Def) || !Def)
+      continue;
+    const bool Ctor = isa<CXXConstructorDecl>(MD);
+    AnyConstructor |= Ctor && !MD->isImplicit();
+    ++modulesCache().Depth;
+    ClassScanner Scanner(Api, Ctor);
+    Scanner.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+    if (const auto *CD = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : CD->inits())
+        if (Init->isWritten())
+          Scanner.TraverseStmt(Init->getInit());
+    --modulesCache().Depth;
+    Void |= Scanner.Void;
+    Moved |= Scanner.Moved;
+    Registered += Scanner.Registered;
+  }
+  // Its bases other than the module class itself may hold anything.
+  for (const CXXBaseSpecifier &B : C->bases()) {
+    const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl();
+    if (Base && !Api.isBuiltinModule(Base) && Api.isModuleClass(Base) &&
+        !Api.forwardMethods(Base).empty())
+      Void = true;
+  }
+  if (!AnyConstructor || Void || Registered == 0)
+    return D;
+  D.Float32 = true;
+  D.OnCpu = !Moved;
+  return D;
+}
+
+Defaults userDefaults(const CXXRecordDecl *C, const ApiModel &Api) {
+  auto Key = std::make_pair(C, Api.configurationKey());
+  auto &Classes = modulesCache().Classes;
+  if (auto It = Classes.find(Key); It != Classes.end())
+    return It->second;
+  Classes[Key] = Defaults(); // in progress: a cycle gives nothing
+  Defaults D = computeDefaults(C, Api);
+  Classes[Key] = D;
+  return D;
+}
+
+} // namespace
+
+ModuleFact createdModule(const Expr *E, QualType T, const ApiModel &Api) {
+  const CXXRecordDecl *C = Api.moduleBehind(T);
+  ModuleFact M = ModuleFact::unknown();
+  if (!C)
+    return M;
+  Origin Here{E ? E->getExprLoc() : SourceLocation(), Origin::ModuleCreated};
+  // A declaration without an initialiser expression: a default-built one.
+  if (!E) {
+    if (!Api.isParameterizedBuiltinModule(C))
+      return M;
+  } else {
+    bool OnCpu = true, HasParams = false;
+    const CXXRecordDecl *First = nullptr;
+    if (!Api.isParameterizedBuiltinModule(C) &&
+        (!builtByDefault(E, Api, OnCpu, HasParams, &First) || !HasParams))
+      return M;
+    if (!OnCpu) {
+      M.Type = DTypeFact::known(DType::Float32);
+      M.TypeOrigin = Here;
+      M.FirstLayer = First;
+      return M;
+    }
+    M.FirstLayer = First;
+  }
+  M.Device = DeviceFact::cpu();
+  M.Type = DTypeFact::known(DType::Float32);
+  M.DeviceOrigin = M.TypeOrigin = Here;
+  return M;
+}
+
+bool forwardFeedsParameterLayer(const CXXRecordDecl *Module, DType D,
+                                ASTContext &Ctx, const ApiModel &Api) {
+  auto CacheKey =
+      std::make_tuple(Module, static_cast<int>(D), Api.configurationKey());
+  auto &Feeds = modulesCache().Feeds;
+  if (auto It = Feeds.find(CacheKey); It != Feeds.end())
+    return It->second;
+  Feeds[CacheKey] = false;
+  bool Found = false;
+  for (const CXXMethodDecl *MD : Api.forwardMethods(Module)) {
+    const FunctionDecl *Def = nullptr;
+    if (!MD->hasBody(Def) || !Def || Def->isDependentContext())
+      continue;
+    const ParmVarDecl *Input = nullptr;
+    for (const ParmVarDecl *P : Def->parameters())
+      if (Api.isTensorValueType(
+              P->getType().getNonReferenceType().getUnqualifiedType())) {
+        Input = P;
+        break;
+      }
+    if (!Input)
+      continue;
+    Env Seed;
+    Seed.Reached = true;
+    TensorFact In = TensorFact::unknown();
+    In.Type = DTypeFact::known(D);
+    Seed.Tensors[Key(Input)] = In;
+    const FunctionFacts *F = analyzeIn(
+        Def, Ctx, Api, &Seed, "feeds:" + std::to_string(static_cast<int>(D)));
+    if (!F || !F->Complete)
+      continue;
+    for (const Site &S : F->Sites)
+      if (S.K == Site::ModuleCall && !S.Operands.empty() && S.ModuleExpr &&
+          thisMember(S.ModuleExpr) &&
+          Api.takesParameterDtypeInput(S.ModuleClass) &&
+          S.Operands.front().Fact.Type == DTypeFact::known(D))
+        Found = true;
+  }
+  Feeds[CacheKey] = Found;
+  return Found;
+}
+
+void resetModules() {
+  modulesCache().Classes.clear();
+  modulesCache().Feeds.clear();
+}
+
+} // namespace clang::tidy::tensor::analysis

@@ -1,0 +1,43 @@
+//===--- Modules.h - What a module holds when it is made ------------------===//
+//
+// A module's parameters have a device and a dtype from the moment it is
+// built: LibTorch's layers create theirs on the cpu in float32, and so does
+// a container of such layers (nn::Sequential(nn::Conv2d(...), ...)), and a
+// user's module whose constructor only registers such layers and
+// default-dtype parameters, and whose methods never cast it. Those are what
+// this file knows; anything else (a layer passed in, a load, a cast, a
+// factory with options) leaves the module unknown.
+//
+// A user module's input needs its parameters' dtype only when its forward()
+// hands the input to a layer that computes in them (Linear, a convolution,
+// a norm, a recurrent layer): forwardFeedsParameterLayer follows forward()
+// with the input's dtype to find out.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOR_TIDY_CHECKS_ANALYSIS_MODULES_H
+#define TENSOR_TIDY_CHECKS_ANALYSIS_MODULES_H
+
+#include "../ApiModel.h"
+#include "Lattice.h"
+
+namespace clang::tidy::tensor::analysis {
+
+/// The module \p E makes, as a value of module handle type \p T: a
+/// construction (`nn::Linear(4, 2)`, `Net()`, `nn::Sequential(a, b)`), or
+/// std::make_shared of a module class. Created on the cpu in float32 (with
+/// \p E as origin) when the rules above say so; unknown otherwise.
+ModuleFact createdModule(const Expr *E, QualType T, const ApiModel &Api);
+
+/// Whether \p Module's forward() passes its first tensor argument, with
+/// dtype \p D unchanged, to a built-in layer member that computes in its
+/// parameters' dtype.
+bool forwardFeedsParameterLayer(const CXXRecordDecl *Module, DType D,
+                                ASTContext &Ctx, const ApiModel &Api);
+
+/// Forgets the cache (at the start of each translation unit).
+void resetModules();
+
+} // namespace clang::tidy::tensor::analysis
+
+#endif // TENSOR_TIDY_CHECKS_ANALYSIS_MODULES_H

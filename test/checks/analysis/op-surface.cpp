@@ -1,0 +1,171 @@
+// REQUIRES: libtorch
+// RUN: %check_tidy %s tensor-mixed-device,tensor-unmoved-input,tensor-mixed-dtype %t -- -- %libtorch
+
+// What a call does, read from the op schemas of LibTorch's own headers:
+// integer and slice indexing keep a tensor's device and dtype, functional
+// layers combine their input with their weights, any op's tensors must
+// share a device; a module built by a helper or by a user's class has its
+// layers' float32 parameters, and a tensor a module method makes on the cpu
+// meets the method's input on the module's device.
+
+namespace F = torch::nn::functional;
+
+struct NetImpl : torch::nn::Module {
+  NetImpl()
+      : fc1(register_module("fc1", torch::nn::Linear(8, 16))),
+        fc2(register_module("fc2", torch::nn::Linear(16, 2))) {}
+  torch::Tensor forward(torch::Tensor x) { return fc2(torch::relu(fc1(x))); }
+  torch::nn::Linear fc1, fc2;
+};
+TORCH_MODULE(Net);
+
+torch::nn::Sequential create_discriminator() {
+  return torch::nn::Sequential(
+      torch::nn::Conv2d(torch::nn::Conv2dOptions(1, 8, 4).stride(2).bias(false)),
+      torch::nn::LeakyReLU(torch::nn::LeakyReLUOptions().negative_slope(0.2)),
+      torch::nn::Conv2d(torch::nn::Conv2dOptions(8, 1, 3)), torch::nn::Sigmoid());
+}
+
+// A mask made on the cpu inside forward().
+struct MaskedImpl : torch::nn::Module {
+  MaskedImpl() : fc(register_module("fc", torch::nn::Linear(4, 4))) {}
+  torch::Tensor forward(torch::Tensor x) {
+    auto mask = torch::ones({4, 4}).tril();
+    auto scores = torch::matmul(x, x.t());
+    return fc(scores.masked_fill(mask == 0, -1e9));
+    // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 'masked_fill' combines tensors on different devices: 'scores' is on cuda and 'mask == 0' is on cpu [tensor-mixed-device]
+    // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'scores' is on cuda: computed here
+    // CHECK-MESSAGES: :[[@LINE-3]]:39: note: 'mask == 0' is on cpu: computed here
+    // CHECK-MESSAGES: :[[@LINE+68]]:15: note: in the call to 'forward' here
+  }
+  torch::nn::Linear fc;
+};
+TORCH_MODULE(Masked);
+
+// --- Bugs --------------------------------------------------------------------
+
+void integer_indexing() {
+  auto images = torch::randn({8, 3, 32, 32}).cuda();
+  auto first = images[0];
+  auto out = first + torch::ones({3, 32, 32});
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: 'operator+' combines tensors on different devices: 'first' is on cuda and 'torch::ones({3, 32, 32})' is on cpu [tensor-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-4]]:46: note: 'first' is on cuda: moved here
+  // CHECK-MESSAGES: :[[@LINE-3]]:22: note: 'torch::ones({3, 32, 32})' is on cpu: created here
+  auto hx = torch::zeros({2, 4, 16});
+  auto h1 = hx.select(0, 1).narrow(1, 0, 8);
+  auto bad = h1.mm(torch::randn({8, 8}, torch::kCUDA));
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: 'mm' combines tensors on different devices: 'h1' is on cpu and 'torch::randn({8, 8}, torch::kCUDA)' is on cuda [tensor-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-4]]:13: note: 'h1' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE-3]]:20: note: 'torch::randn({8, 8}, torch::kCUDA)' is on cuda: created here
+  (void)out, (void)bad;
+}
+
+void functional_layers(torch::Device device) {
+  auto weight = torch::randn({4, 3, 3, 3}).to(device);
+  auto input = torch::randn({2, 3, 8, 8});
+  auto y = F::conv2d(input, weight);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'conv2d' combines tensors on different devices: 'input' is on cpu and 'weight' is on 'device' [tensor-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-3]]:16: note: 'input' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE-5]]:44: note: 'weight' is on 'device': moved here
+  auto w = torch::randn({2, 8}, torch::kDouble);
+  auto z = F::linear(torch::randn({4, 8}), w);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'linear' does not promote dtypes: 'torch::randn({4, 8})' is float32 and 'w' is float64 [tensor-mixed-dtype]
+  // CHECK-MESSAGES: :[[@LINE-2]]:22: note: 'torch::randn({4, 8})' is float32: created here
+  // CHECK-MESSAGES: :[[@LINE-4]]:12: note: 'w' is float64: created here
+  (void)y, (void)z;
+}
+
+void float64_into_user_module() {
+  Net net;
+  auto x = torch::randn({4, 8}, torch::TensorOptions(torch::kDouble));
+  auto y = net->forward(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: input 'x' is float64 but 'net' has float32 parameters; modules do not promote their input [tensor-mixed-dtype]
+  // CHECK-MESSAGES: :[[@LINE-3]]:12: note: 'x' is float64: created here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'net' has float32 parameters: created here
+  (void)y;
+}
+
+void helper_sequential(torch::Device device) {
+  torch::nn::Sequential discriminator = create_discriminator();
+  discriminator->to(device);
+  auto images = torch::rand({4, 1, 28, 28});
+  auto real = discriminator->forward(images);
+  // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: input 'images' is on cpu but 'discriminator' is on 'device' [tensor-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE-3]]:17: note: 'images' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE-5]]:18: note: 'discriminator' was moved to 'device' here
+  // CHECK-FIXES: auto real = discriminator->forward(images.to(device));
+  auto fake = discriminator->forward(torch::rand({4, 1, 28, 28}).to(device).to(torch::kDouble));
+  // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: input 'torch::rand({4, 1, 28, 28}).to(device...' is float64 but 'discriminator' has float32 parameters; modules do not promote their input [tensor-mixed-dtype]
+  // CHECK-MESSAGES: :[[@LINE-2]]:77: note: 'torch::rand({4, 1, 28, 28}).to(device...' is float64: converted here
+  // CHECK-MESSAGES: :[[@LINE-77]]:10: note: 'discriminator' has float32 parameters: created here
+  (void)real, (void)fake;
+}
+
+void cpu_tensor_inside_forward() {
+  Masked m;
+  m->to(torch::kCUDA);
+  auto y = m->forward(torch::randn({4, 4}, torch::kCUDA));
+  (void)y;
+}
+
+// --- Clean -------------------------------------------------------------------
+
+void clean_indexing_and_functional(torch::Device device) {
+  auto images = torch::randn({8, 3, 32, 32}).to(device);
+  auto out = images[0] + torch::ones({3, 32, 32}).to(device);
+  auto idx = torch::tensor({0, 2});
+  auto picked = images.index({idx});               // cpu indices are allowed
+  auto scaled = images * torch::tensor(2.0);        // a 0-dim cpu scalar joins
+  auto weight = torch::randn({4, 3, 3, 3}).to(device);
+  auto y = F::conv2d(images, weight);
+  auto lengths = torch::tensor({3, 2}, torch::kLong);
+  auto seq = torch::randn({3, 2, 5}).to(device);
+  auto packed = torch::nn::utils::rnn::pack_padded_sequence(seq, lengths);
+  auto shaped = images.expand_as(torch::empty({8, 3, 32, 32}));
+  (void)out, (void)picked, (void)scaled, (void)y, (void)packed, (void)shaped;
+}
+
+// A user module whose forward converts or only promotes its input.
+struct ConvertsImpl : torch::nn::Module {
+  ConvertsImpl() : fc(register_module("fc", torch::nn::Linear(8, 2))) {}
+  torch::Tensor forward(torch::Tensor x) { return fc(x.to(torch::kFloat)); }
+  torch::nn::Linear fc;
+};
+TORCH_MODULE(Converts);
+struct CenterImpl : torch::nn::Module {
+  CenterImpl() { mean = register_parameter("mean", torch::zeros({8})); }
+  torch::Tensor forward(torch::Tensor x) { return x - mean; }
+  torch::Tensor mean;
+};
+TORCH_MODULE(Center);
+struct DoubleImpl : torch::nn::Module {
+  DoubleImpl() : fc(register_module("fc", torch::nn::Linear(8, 2))) { to(torch::kDouble); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear fc;
+};
+TORCH_MODULE(Double);
+
+torch::nn::Sequential embedding_first() {
+  return torch::nn::Sequential(torch::nn::Embedding(10, 4), torch::nn::Linear(4, 2));
+}
+
+void clean_modules(torch::Device device) {
+  Net net;
+  auto a = net->forward(torch::randn({4, 8}));
+  Converts c;
+  auto b = c->forward(torch::randn({4, 8}, torch::kDouble));
+  Center n;
+  auto d = n->forward(torch::randn({4, 8}, torch::kDouble));
+  Double dbl;
+  auto e = dbl->forward(torch::randn({4, 8}, torch::kDouble));
+  auto f = embedding_first()->forward(torch::randint(0, 10, {4}));
+  Net cast;
+  cast->to(torch::kDouble);
+  auto g = cast->forward(torch::randn({4, 8}, torch::kDouble));
+  Masked m;
+  auto h = m->forward(torch::randn({4, 4}));        // all on the cpu
+  torch::nn::Sequential discriminator = create_discriminator();
+  discriminator->to(device);
+  auto i = discriminator->forward(torch::rand({4, 1, 28, 28}).to(device));
+  (void)a, (void)b, (void)d, (void)e, (void)f, (void)g, (void)h, (void)i;
+}
