@@ -582,13 +582,7 @@ bool forwardConvertsInput(const CXXRecordDecl *Module, const ApiModel &Api) {
     const FunctionDecl *Def = nullptr;
     if (!MD || !MD->hasBody(Def) || !Def)
       continue;
-    const ParmVarDecl *Input = nullptr;
-    for (const ParmVarDecl *P : Def->parameters())
-      if (Api.isTensorValueType(
-              P->getType().getNonReferenceType().getUnqualifiedType())) {
-        Input = P;
-        break;
-      }
+    const ParmVarDecl *Input = firstTensorParameter(Def, Api);
     if (!Input)
       continue;
     class Finder : public RecursiveASTVisitor<Finder> {

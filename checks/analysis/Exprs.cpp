@@ -92,6 +92,15 @@ bool isStdAnyOf(const NamedDecl *D,
   return llvm::any_of(Names, [&](llvm::StringRef N) { return isStd(D, N); });
 }
 
+const ParmVarDecl *firstTensorParameter(const FunctionDecl *Fn,
+                                        const ApiModel &Api) {
+  for (const ParmVarDecl *P : Fn->parameters())
+    if (Api.isTensorValueType(
+            P->getType().getNonReferenceType().getUnqualifiedType()))
+      return P;
+  return nullptr;
+}
+
 const ValueDecl *elementContainer(const Expr *E) {
   E = strip(E);
   if (const auto *OCE = dyn_cast_or_null<CXXOperatorCallExpr>(E)) {

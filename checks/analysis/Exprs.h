@@ -51,6 +51,11 @@ bool isStd(const NamedDecl *D, llvm::StringRef Name);
 /// isStd with any of \p Names.
 bool isStdAnyOf(const NamedDecl *D, std::initializer_list<llvm::StringRef> Names);
 
+/// The first parameter of \p Fn that takes a tensor (a module's input in
+/// its forward()), or null.
+const ParmVarDecl *firstTensorParameter(const FunctionDecl *Fn,
+                                        const ApiModel &Api);
+
 /// Arguments as written: defaulted ones (an allocator, say) left out.
 llvm::SmallVector<const Expr *, 2> writtenArgs(const CXXConstructExpr *CE);
 llvm::SmallVector<const Expr *, 2> writtenArgs(const CallExpr *CE);

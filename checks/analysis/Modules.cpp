@@ -283,13 +283,7 @@ bool forwardFeedsParameterLayer(const CXXRecordDecl *Module, DType D,
     const FunctionDecl *Def = nullptr;
     if (!MD->hasBody(Def) || !Def || Def->isDependentContext())
       continue;
-    const ParmVarDecl *Input = nullptr;
-    for (const ParmVarDecl *P : Def->parameters())
-      if (Api.isTensorValueType(
-              P->getType().getNonReferenceType().getUnqualifiedType())) {
-        Input = P;
-        break;
-      }
+    const ParmVarDecl *Input = firstTensorParameter(Def, Api);
     if (!Input)
       continue;
     Env Seed;
