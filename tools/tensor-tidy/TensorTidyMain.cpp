@@ -39,6 +39,10 @@ std::vector<std::string> namedSources(int Argc, const char **Argv) {
                                                   "extra-arg-before"};
   llvm::StringMap<llvm::cl::Option *> &Registered =
       llvm::cl::getRegisteredOptions();
+  // Modes that read no source file (run-clang-tidy's -list-checks names
+  // "" and "-" as files).
+  static const llvm::StringSet<> NoFiles = {"list-checks", "dump-config",
+                                            "verify-config", "explain-config"};
   std::vector<std::string> Sources;
   for (int I = 1; I < Argc; ++I) {
     llvm::StringRef Arg = Argv[I];
@@ -47,10 +51,13 @@ std::vector<std::string> namedSources(int Argc, const char **Argv) {
     if (Arg.starts_with("@"))
       continue; // a response file
     if (!Arg.starts_with("-") || Arg == "-") {
-      Sources.push_back(Arg.str());
+      if (!Arg.empty())
+        Sources.push_back(Arg.str());
       continue;
     }
     llvm::StringRef Name = Arg.ltrim('-');
+    if (NoFiles.contains(Name.split('=').first))
+      return {};
     if (Name.contains('='))
       continue;
     auto It = Registered.find(Name);
