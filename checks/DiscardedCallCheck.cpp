@@ -1,6 +1,8 @@
 //===--- DiscardedCallCheck.cpp - discarded results of tensor calls ------===//
 
 #include "DiscardedCallCheck.h"
+#include "UserCode.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "analysis/Exprs.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -151,46 +153,87 @@ void DiscardedCallCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 void DiscardedCallCheck::onStartOfTranslationUnit() {
   Api.startTranslationUnit();
   Reported.clear();
-  ValueStatements.clear();
   Deferred.clear();
   OtherCalls.clear();
 }
 
-// The matchers find expressions in statement position, top-down; the
-// callback then looks inside them for conversions. Walking up from each
-// conversion instead would build clang's parent map for the whole TU, which
-// costs seconds on a TU that includes <torch/torch.h>.
+namespace {
+
+// The expressions of a body in statement position, top-down: the children
+// of a block, a branch, a loop's init, increment and body, a case's or a
+// label's statement, and the left operand of a comma anywhere. A statement
+// expression's last statement is its value, not discarded.
+class StatementPositions : public RecursiveASTVisitor<StatementPositions> {
+public:
+  explicit StatementPositions(llvm::function_ref<void(const Expr *)> Found)
+      : Found(Found) {}
+  bool VisitStmtExpr(StmtExpr *SE) {
+    if (const Stmt *Last = SE->getSubStmt()->body_back())
+      Values.insert(Last);
+    return true;
+  }
+  bool VisitCompoundStmt(CompoundStmt *CS) {
+    for (const Stmt *S : CS->body())
+      take(S);
+    return true;
+  }
+  bool VisitIfStmt(IfStmt *S) {
+    take(S->getThen());
+    take(S->getElse());
+    return true;
+  }
+  bool VisitForStmt(ForStmt *S) {
+    take(S->getInit());
+    take(S->getInc());
+    take(S->getBody());
+    return true;
+  }
+  bool VisitWhileStmt(WhileStmt *S) { return take(S->getBody()); }
+  bool VisitDoStmt(DoStmt *S) { return take(S->getBody()); }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) { return take(S->getBody()); }
+  bool VisitSwitchCase(SwitchCase *S) { return take(S->getSubStmt()); }
+  bool VisitLabelStmt(LabelStmt *S) { return take(S->getSubStmt()); }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isCommaOp())
+      take(BO->getLHS());
+    return true;
+  }
+
+private:
+  bool take(const Stmt *S) {
+    if (const auto *E = dyn_cast_or_null<Expr>(S); E && !Values.contains(E))
+      Found(E);
+    return true;
+  }
+  llvm::function_ref<void(const Expr *)> Found;
+  llvm::DenseSet<const Stmt *> Values;
+};
+
+} // namespace
+
+// One match per translation unit: its user functions' bodies are walked
+// top-down for expressions in statement position, whose discarded parts
+// are then searched for calls (UserCode.h says why not one matcher per
+// statement kind).
 void DiscardedCallCheck::registerMatchers(MatchFinder *Finder) {
-  auto S = expr().bind("stmt");
-  auto User = unless(isExpansionInSystemHeader());
-  Finder->addMatcher(compoundStmt(User, forEach(S)), this);
-  Finder->addMatcher(ifStmt(User, eachOf(hasThen(S), hasElse(S))), this);
-  Finder->addMatcher(
-      forStmt(User, eachOf(hasLoopInit(S), hasIncrement(S), hasBody(S))),
-      this);
-  Finder->addMatcher(whileStmt(User, hasBody(S)), this);
-  Finder->addMatcher(doStmt(User, hasBody(S)), this);
-  Finder->addMatcher(cxxForRangeStmt(User, hasBody(S)), this);
-  Finder->addMatcher(switchCase(User, forEach(S)), this);
-  Finder->addMatcher(labelStmt(User, forEach(S)), this);
-  // The left operand of a comma is discarded wherever the comma is.
-  Finder->addMatcher(binaryOperator(User, hasOperatorName(","), hasLHS(S)),
-                     this);
-  // A statement expression's last statement is its value, not discarded.
-  // This matcher fires before those on its body (matches run pre-order).
-  Finder->addMatcher(stmtExpr(User).bind("stmt-expr"), this);
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
 void DiscardedCallCheck::check(const MatchFinder::MatchResult &Result) {
-  if (const auto *SE = Result.Nodes.getNodeAs<StmtExpr>("stmt-expr")) {
-    if (const Stmt *Last = SE->getSubStmt()->body_back())
-      ValueStatements.insert(Last);
+  const auto *TU = Result.Nodes.getNodeAs<TranslationUnitDecl>("tu");
+  if (!TU)
     return;
+  auto Found = [&](const Expr *E) {
+    findDiscarded(E, /*CastToVoid=*/false, Result);
+  };
+  llvm::DenseSet<const FunctionDecl *> Walked;
+  for (const FunctionDecl *Fn :
+       userFunctions(TU, *Result.SourceManager, /*Patterns=*/true)) {
+    if (!Walked.insert(Fn).second || !Fn->getBody())
+      continue;
+    StatementPositions Walker(Found);
+    Walker.TraverseStmt(Fn->getBody());
   }
-  const auto *E = Result.Nodes.getNodeAs<Expr>("stmt");
-  if (!E || ValueStatements.contains(E))
-    return;
-  findDiscarded(E, /*CastToVoid=*/false, Result);
 }
 
 // Descends through the parts of E whose value is discarded with E.

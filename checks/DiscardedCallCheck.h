@@ -73,8 +73,6 @@ private:
   // Expansion locations already warned about: a template's call is seen once
   // in the pattern and again in every instantiation.
   llvm::DenseSet<SourceLocation> Reported;
-  // Last statements of GNU statement expressions: their value is used.
-  llvm::DenseSet<const Stmt *> ValueStatements;
   // Findings in function templates whose fix-it waits for every
   // instantiation, in the order found.
   llvm::MapVector<SourceLocation, Finding> Deferred;

@@ -1,6 +1,7 @@
 //===--- SiteCheck.cpp - Base of the checks that judge analysis sites -----===//
 
 #include "SiteCheck.h"
+#include "UserCode.h"
 #include "analysis/Exprs.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -29,24 +30,6 @@ void SiteCheck::onStartOfTranslationUnit() {
 
 namespace {
 
-// Lambdas and local classes' methods inside a function body.
-class NestedFunctions : public RecursiveASTVisitor<NestedFunctions> {
-public:
-  explicit NestedFunctions(std::vector<const FunctionDecl *> &Out) : Out(Out) {}
-  bool VisitLambdaExpr(LambdaExpr *LE) {
-    Out.push_back(LE->getCallOperator());
-    return true;
-  }
-  bool VisitCXXMethodDecl(CXXMethodDecl *MD) {
-    if (MD->doesThisDeclarationHaveABody() && !MD->getParent()->isLambda())
-      Out.push_back(MD);
-    return true;
-  }
-
-private:
-  std::vector<const FunctionDecl *> &Out;
-};
-
 // Does user code call set_default_dtype? Then a factory's default float
 // dtype depends on when it runs.
 class DefaultDTypeChange : public RecursiveASTVisitor<DefaultDTypeChange> {
@@ -63,45 +46,6 @@ private:
   const ApiModel &Api;
 };
 
-// Function definitions written in user code, in declaration order.
-void collectFunctions(const DeclContext *DC, const SourceManager &SM,
-                      std::vector<const FunctionDecl *> &Out) {
-  for (const Decl *D : DC->decls()) {
-    SourceLocation Loc = D->getLocation();
-    if (Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
-      continue;
-    // Templates: their instantiations, which are concrete code (the
-    // patterns are dependent). A site is reported once for all of them.
-    if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(D)) {
-      for (const FunctionDecl *Spec : FTD->specializations())
-        if (Spec->doesThisDeclarationHaveABody()) {
-          Out.push_back(Spec);
-          NestedFunctions(Out).TraverseStmt(Spec->getBody());
-        }
-      continue;
-    }
-    if (const auto *CTD = dyn_cast<ClassTemplateDecl>(D)) {
-      for (const ClassTemplateSpecializationDecl *Spec : CTD->specializations())
-        if (!Spec->isExplicitSpecialization())
-          collectFunctions(Spec, SM, Out);
-      continue;
-    }
-    if (D->isTemplated())
-      continue;
-    if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
-      if (FD->doesThisDeclarationHaveABody()) {
-        Out.push_back(FD);
-        NestedFunctions(Out).TraverseStmt(FD->getBody());
-      }
-      continue;
-    }
-    if (isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(D) ||
-        (isa<CXXRecordDecl>(D) &&
-         !isa<ClassTemplatePartialSpecializationDecl>(D)))
-      collectFunctions(cast<DeclContext>(D), SM, Out);
-  }
-}
-
 } // namespace
 
 void SiteCheck::check(const MatchFinder::MatchResult &Result) {
@@ -109,8 +53,8 @@ void SiteCheck::check(const MatchFinder::MatchResult &Result) {
   if (!TU)
     return;
   ASTContext &Ctx = *Result.Context;
-  std::vector<const FunctionDecl *> Functions;
-  collectFunctions(TU, *Result.SourceManager, Functions);
+  std::vector<const FunctionDecl *> Functions =
+      userFunctions(TU, *Result.SourceManager, /*Patterns=*/false);
   llvm::SetVector<const FunctionDecl *> Unique(Functions.begin(),
                                                Functions.end());
   if (!DeviceDtypeAnalysis::defaultFloatDecided()) {
