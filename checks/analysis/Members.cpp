@@ -291,11 +291,55 @@ DeviceFact inClassTerms(const DeviceFact &D, const CXXConstructorDecl *Ctor,
   return DeviceFact::unknown();
 }
 
+// Whether code outside \p F's class names it (`net->scale_ = ...`): only a
+// public member of a class this translation unit alone sees (defined in
+// its main file) can be known not to be; everything else may be.
+bool usedOutsideItsClass(const FieldDecl *F) {
+  const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
+  const ASTContext &Ctx = F->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!C || !SM.isInMainFile(SM.getExpansionLoc(C->getLocation())))
+    return true;
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    Finder(const FieldDecl *F, const CXXRecordDecl *C) : F(F), C(C) {}
+    bool Found = false;
+    bool VisitMemberExpr(MemberExpr *ME) {
+      Found |= ME->getMemberDecl() == F;
+      return !Found;
+    }
+    // The class's own methods (and lambdas in them) may use it.
+    bool TraverseCXXMethodDecl(CXXMethodDecl *MD) {
+      return MD->getParent() == C || RecursiveASTVisitor::TraverseCXXMethodDecl(MD);
+    }
+    bool TraverseCXXConstructorDecl(CXXConstructorDecl *CD) {
+      return CD->getParent() == C || RecursiveASTVisitor::TraverseCXXConstructorDecl(CD);
+    }
+    bool TraverseCXXDestructorDecl(CXXDestructorDecl *DD) {
+      return DD->getParent() == C || RecursiveASTVisitor::TraverseCXXDestructorDecl(DD);
+    }
+
+  private:
+    const FieldDecl *F;
+    const CXXRecordDecl *C;
+  };
+  Finder Look(F, C);
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    SourceLocation Loc = D->getLocation();
+    if (Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
+      continue;
+    Look.TraverseDecl(const_cast<Decl *>(D));
+    if (Look.Found)
+      return true;
+  }
+  return false;
+}
+
 TensorFact computeFixedTensor(const FieldDecl *F, const ApiModel &Api) {
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
   llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
   llvm::SmallVector<const FunctionDecl *, 8> Others;
-  if (!C || F->getAccess() == AS_public ||
+  if (!C || (F->getAccess() == AS_public && usedOutsideItsClass(F)) ||
       !Api.isTensorValueType(F->getType().getUnqualifiedType()) ||
       !allMethods(C, Ctors, Others))
     return TensorFact::unknown();

@@ -8,7 +8,9 @@
 //
 // - a fixed Device member: not public, written only by constructors (its
 //   initialiser or an assignment there), its address never taken;
-// - a fixed tensor member: not public, written only by constructors (their
+// - a fixed tensor member: not public (or public in a class of the main
+//   file that no code outside the class names), written only by
+//   constructors (their
 //   initialisers, or assignments in their bodies), never rebound
 //   (`set_data`) or handed out by non-const reference elsewhere; its fact
 //   is what every constructor leaves in it, when they agree (a device

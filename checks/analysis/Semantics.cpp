@@ -606,6 +606,10 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
               dyn_cast<CallExpr>(strip(MCE->getImplicitObjectArgument()));
           Inner && isModuleCall(Inner, ModuleE, Input))
         return evalCall(Inner);
+    // register_parameter/register_buffer: the module owns the tensor now,
+    // and Module::to moves it with the module.
+    if (Api.registration(MD) != ApiModel::Registration::None)
+      return TensorFact::unknown();
     if (!MD || !Api.isTensorClass(MD->getParent()))
       return TensorFact::unknown();
     TensorFact Self = evalTensor(MCE->getImplicitObjectArgument());

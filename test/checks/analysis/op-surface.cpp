@@ -36,11 +36,25 @@ struct MaskedImpl : torch::nn::Module {
     // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 'masked_fill' combines tensors on different devices: 'scores' is on cuda and 'mask == 0' is on cpu [tensor-mixed-device]
     // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'scores' is on cuda: computed here
     // CHECK-MESSAGES: :[[@LINE-3]]:39: note: 'mask == 0' is on cpu: computed here
-    // CHECK-MESSAGES: :[[@LINE+68]]:15: note: in the call to 'forward' here
+    // CHECK-MESSAGES: :[[@LINE+89]]:15: note: in the call to 'forward' here
   }
   torch::nn::Linear fc;
 };
 TORCH_MODULE(Masked);
+
+// A tensor member that is not a registered buffer: Module::to leaves it
+// on the cpu.
+struct ScaledImpl : torch::nn::Module {
+  ScaledImpl() : fc(register_module("fc", torch::nn::Linear(4, 4))) { scale_ = torch::ones({4}); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x * scale_); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:56: warning: 'operator*' combines tensors on different devices: 'x' is on cuda and 'scale_' is on cpu [tensor-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE+70]]:23: note: 'x' is on cuda: created here
+  // CHECK-MESSAGES: :[[@LINE-4]]:80: note: 'scale_' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE+68]]:15: note: in the call to 'forward' here
+  torch::nn::Linear fc;
+  torch::Tensor scale_;
+};
+TORCH_MODULE(Scaled);
 
 // --- Bugs --------------------------------------------------------------------
 
@@ -97,8 +111,15 @@ void helper_sequential(torch::Device device) {
   auto fake = discriminator->forward(torch::rand({4, 1, 28, 28}).to(device).to(torch::kDouble));
   // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: input 'torch::rand({4, 1, 28, 28}).to(device...' is float64 but 'discriminator' has float32 parameters; modules do not promote their input [tensor-mixed-dtype]
   // CHECK-MESSAGES: :[[@LINE-2]]:77: note: 'torch::rand({4, 1, 28, 28}).to(device...' is float64: converted here
-  // CHECK-MESSAGES: :[[@LINE-77]]:10: note: 'discriminator' has float32 parameters: created here
+  // CHECK-MESSAGES: :[[@LINE-91]]:10: note: 'discriminator' has float32 parameters: created here
   (void)real, (void)fake;
+}
+
+void unregistered_member() {
+  Scaled s;
+  s->to(torch::kCUDA);
+  auto y = s->forward(torch::randn({2, 4}, torch::kCUDA));
+  (void)y;
 }
 
 void cpu_tensor_inside_forward() {
@@ -109,6 +130,30 @@ void cpu_tensor_inside_forward() {
 }
 
 // --- Clean -------------------------------------------------------------------
+
+// Registered buffers and parameters move with their module.
+struct BufferedImpl : torch::nn::Module {
+  BufferedImpl() { scale_ = register_buffer("scale", torch::ones({4})); }
+  torch::Tensor forward(torch::Tensor x) { return x * scale_; }
+  torch::Tensor scale_;
+};
+TORCH_MODULE(Buffered);
+struct WeightedImpl : torch::nn::Module {
+  WeightedImpl() { w_ = register_parameter("w", torch::ones({4})); }
+  torch::Tensor forward(torch::Tensor x) { return x * w_; }
+  torch::Tensor w_;
+};
+TORCH_MODULE(Weighted);
+
+void clean_registered_members() {
+  Buffered b;
+  b->to(torch::kCUDA);
+  auto y = b->forward(torch::randn({2, 4}, torch::kCUDA));
+  Weighted w;
+  w->to(torch::kCUDA);
+  auto z = w->forward(torch::randn({2, 4}, torch::kCUDA));
+  (void)y, (void)z;
+}
 
 void clean_indexing_and_functional(torch::Device device) {
   auto images = torch::randn({8, 3, 32, 32}).to(device);
