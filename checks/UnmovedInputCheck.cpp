@@ -183,7 +183,10 @@ const CXXMemberCallExpr *discardedMoveOf(const VarDecl *VD, const Expr *Call,
 } // namespace
 
 bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
-  if (S.K != Site::ModuleCall || S.Operands.empty())
+  // A loss has no parameters: a tensor its options gave it meets its
+  // inputs as an operand (tensor-mixed-device).
+  if (S.K != Site::ModuleCall || S.Operands.empty() ||
+      Api.isLossModule(S.ModuleClass))
     return false;
   const Operand &In = S.Operands.front();
   const Expr *Written = analysis::writtenForm(In.E);

@@ -71,6 +71,7 @@ private:
   DTypeFact evalDType(const Expr *E);
   OptionsFact evalOptions(const Expr *E);
   ModuleFact evalModule(const Expr *E);
+  ModuleFact builtModule(const Expr *E);
   /// The facts of a std::tuple or std::pair value's elements (tensors; other
   /// elements unknown), or nullopt when not known.
   std::optional<llvm::SmallVector<TensorFact, 4>> evalTuple(const Expr *E);

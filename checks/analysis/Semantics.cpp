@@ -1008,12 +1008,46 @@ ModuleFact FunctionAnalyzer::evalModule(const Expr *E) {
                    : ModuleFact::unknown();
       }
     // A module built here.
-    return E ? createdModule(E, E->getType(), Api) : ModuleFact::unknown();
+    return E ? builtModule(E) : ModuleFact::unknown();
   }
   if (isEscaped(D))
     return ModuleFact::unknown();
   auto It = Cur.Modules.find(D);
   return It == Cur.Modules.end() ? ModuleFact::unknown() : It->second;
+}
+
+// A module built by \p E (Modules.h), and the tensors its options give it:
+// a loss built with `.weight(w)` holds w as a buffer, an Embedding built
+// with `._weight(w)` holds w as its weight, so the module is where w is.
+ModuleFact FunctionAnalyzer::builtModule(const Expr *E) {
+  ModuleFact M = createdModule(E, E->getType(), Api);
+  const auto *CE = dyn_cast_or_null<CXXConstructExpr>(strip(E));
+  if (!CE || !Api.isBuiltinModule(Api.moduleBehind(E->getType())))
+    return M;
+  std::optional<TensorFact> Given;
+  bool Agree = true;
+  for (const Expr *A : writtenArgs(CE))
+    // options.margin(2).weight(w): setters whose one parameter is a tensor.
+    for (const auto *Set = dyn_cast<CXXMemberCallExpr>(strip(A)); Set;
+         Set = dyn_cast<CXXMemberCallExpr>(strip(Set->getImplicitObjectArgument()))) {
+      const CXXMethodDecl *MD = Set->getMethodDecl();
+      if (!MD || MD->getNumParams() != 1 || Set->getNumArgs() != 1 ||
+          !isTensorExpr(Set->getArg(0)) ||
+          MD->getParent() != Set->getType().getNonReferenceType()->getAsCXXRecordDecl())
+        continue;
+      TensorFact F = evalTensor(Set->getArg(0));
+      if (!F.Device.isKnown() && F.Device.Kind != FactKind::Symbolic)
+        return ModuleFact::unknown(); // a tensor the analysis does not know
+      Agree &= !Given || Given->Device == F.Device;
+      Given = F;
+    }
+  if (!Given)
+    return M;
+  if (!Agree)
+    return ModuleFact::unknown();
+  M.Device = Given->Device;
+  M.DeviceOrigin = Given->DeviceOrigin;
+  return M;
 }
 
 bool FunctionAnalyzer::isModuleCall(const CallExpr *CE, const Expr *&ModuleE,

@@ -145,6 +145,16 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
       for (unsigned I = objectArguments(CE); I < CE->getNumArgs(); ++I)
         if (!isa<CXXDefaultArgExpr>(CE->getArg(I)))
           combinedOperands(CE->getArg(I), L.Operands, /*KeepScalars=*/false);
+      // A loss built with `.weight(w)` holds w (a 1-D buffer): it meets the
+      // inputs like nll_loss's weight argument does.
+      if (S.Module.Device.Kind == FactKind::Known ||
+          S.Module.Device.Kind == FactKind::Symbolic) {
+        TensorFact Held = TensorFact::unknown();
+        Held.Device = S.Module.Device;
+        Held.DeviceOrigin = S.Module.DeviceOrigin;
+        Held.Dim = -2;
+        L.Operands.push_back({ModuleE, Held});
+      }
       if (L.Operands.size() >= 2)
         Sites.push_back(std::move(L));
     }

@@ -214,3 +214,23 @@ void clean_modules(torch::Device device) {
   auto i = discriminator->forward(torch::rand({4, 1, 28, 28}).to(device));
   (void)a, (void)b, (void)d, (void)e, (void)f, (void)g, (void)h, (void)i;
 }
+
+// A loss built with class weights holds them: they meet its inputs.
+void loss_weights(torch::Device device) {
+  auto weights = torch::tensor({1.0, 2.0, 0.5});
+  torch::nn::CrossEntropyLoss criterion(torch::nn::CrossEntropyLossOptions().weight(weights));
+  auto out = torch::randn({4, 3}).to(device);
+  auto target = torch::randint(0, 3, {4}).to(device);
+  auto loss = criterion(out, target);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'operator()' combines tensors on different devices: 'out' is on 'device' and 'criterion' is on cpu [tensor-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-4]]:35: note: 'out' is on 'device': moved here
+  // CHECK-MESSAGES: :[[@LINE-7]]:18: note: 'criterion' is on cpu: created here
+  torch::nn::CrossEntropyLoss moved(torch::nn::CrossEntropyLossOptions().weight(weights));
+  moved->to(device);
+  auto fine = moved(out, target);
+  torch::nn::CrossEntropyLoss built(torch::nn::CrossEntropyLossOptions().weight(weights.to(device)));
+  auto also = built(out, target);
+  torch::nn::CrossEntropyLoss plain;
+  auto plainly = plain(out, target);
+  (void)loss, (void)fine, (void)also, (void)plainly;
+}
