@@ -97,7 +97,7 @@ if(TARGET tt_runtime)
   # pkg-config: the link line for programs built without CMake. The
   # libraries are static, so their dependencies are in Libs, not
   # Libs.private; OpenBLAS by its absolute path, as the build found it.
-  set(TT_PC_OPENBLAS "${TT_OPENBLAS_LIBRARIES}")
+  set(TT_PC_OPENBLAS "${TT_OPENBLAS_LIBRARIES} ${TT_ONEDNN_LIBRARIES}")
   configure_file(cmake/install/tt.pc.in ${CMAKE_CURRENT_BINARY_DIR}/tt.pc @ONLY)
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tt.pc
           DESTINATION ${TT_INSTALL_LIBDIR}/pkgconfig COMPONENT runtime)
@@ -119,6 +119,6 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # The scripts are Python; the plugin is loaded by clang-tidy-19.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "clang-tidy-19, libopenblas-dev, zlib1g-dev, pkgconf")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "clang-tidy-19, libopenblas-dev, libdnnl-dev, zlib1g-dev, pkgconf")
 set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
 include(CPack)

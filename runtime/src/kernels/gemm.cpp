@@ -1,6 +1,10 @@
-// Matrix products: OpenBLAS for float32/float64; float16/bfloat16 convert
-// tiles to float32 and call sgemm; integers use a plain triple loop.
+// Matrix products: oneDNN for float32 (OpenBLAS without it), OpenBLAS for
+// float64; float16/bfloat16 convert tiles to float32 and use the float32
+// product; integers use a plain triple loop.
 #include <cblas.h>
+#if TT_WITH_ONEDNN
+#include <dnnl.h>
+#endif
 
 #include <algorithm>
 #include <mutex>
@@ -15,6 +19,13 @@ namespace tt::detail::kernels {
 
 namespace {
 
+// C = op(A) * op(B) in float32, row-major, all of C's rows. oneDNN picks
+// its kernels by the CPU it runs on and threads over OpenMP, the pool of
+// tt's other kernels; OpenBLAS runs single-threaded (use_one_thread_pool)
+// and is split by rows over that pool.
+void sgemm_rows(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                const float* b, int64_t ldb, float* c, int64_t ldc);
+
 // Rows of A converted per tile: bounds the float32 scratch to
 // kTileRows x (k + n) floats beside B's copy.
 constexpr int64_t kTileRows = 256;
@@ -28,9 +39,7 @@ void gemm_16bit(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n) {
   for (int64_t r0 = 0; r0 < m; r0 += kTileRows) {
     const int64_t rows = std::min(kTileRows, m - r0);
     for (int64_t i = 0; i < rows * k; ++i) af[i] = float(a[r0 * k + i]);
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(rows), static_cast<int>(n),
-                static_cast<int>(k), 1.0f, af.data(), static_cast<int>(k), bf.data(), static_cast<int>(n), 0.0f,
-                cf.data(), static_cast<int>(n));
+    sgemm_rows(false, false, rows, n, k, af.data(), k, bf.data(), n, cf.data(), n);
     for (int64_t i = 0; i < rows * n; ++i) c[r0 * n + i] = T(cf[i]);
   }
 }
@@ -60,6 +69,26 @@ void use_one_thread_pool() {
 // kParallelGrain for why regions are expensive) and large ones split.
 int64_t row_grain(int64_t k, int64_t n) { return std::max<int64_t>(1, (int64_t{1} << 24) / std::max<int64_t>(1, k * n)); }
 
+void sgemm_rows(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                const float* b, int64_t ldb, float* c, int64_t ldc) {
+#if TT_WITH_ONEDNN
+  if (dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc) ==
+      dnnl_success)
+    return;
+  // oneDNN refuses only what OpenBLAS below refuses too (bad leading
+  // dimensions); let OpenBLAS say so.
+#endif
+  use_one_thread_pool();
+  const auto ta = trans_a ? CblasTrans : CblasNoTrans, tb = trans_b ? CblasTrans : CblasNoTrans;
+  parallel_for(m, row_grain(k, n), [&](int64_t r0, int64_t r1) {
+    // Row r of op(A) starts at a + r*lda, or at column r (a + r) when transposed.
+    const int64_t a_off = trans_a ? r0 : r0 * lda;
+    cblas_sgemm(CblasRowMajor, ta, tb, static_cast<int>(r1 - r0), static_cast<int>(n), static_cast<int>(k), 1.0f,
+                a + a_off, static_cast<int>(lda), b, static_cast<int>(ldb), 0.0f, c + r0 * ldc,
+                static_cast<int>(ldc));
+  });
+}
+
 }  // namespace
 
 static void gemm_cpu(const TensorImpl& at, const TensorImpl& bt, const TensorImpl& ct, int64_t batch, int64_t m, int64_t k,
@@ -78,19 +107,14 @@ static void gemm_cpu(const TensorImpl& at, const TensorImpl& bt, const TensorImp
         std::fill(ci, ci + m * n, T(0));
         continue;
       }
-      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      if constexpr (std::is_same_v<T, float>) {
+        sgemm_rows(false, false, m, n, k, ai, k, bi, n, ci, n);
+      } else if constexpr (std::is_same_v<T, double>) {
         use_one_thread_pool();
         parallel_for(m, row_grain(k, n), [&](int64_t r0, int64_t r1) {
-          const int rows = static_cast<int>(r1 - r0);
-          if constexpr (std::is_same_v<T, float>) {
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, static_cast<int>(n), static_cast<int>(k),
-                        1.0f, ai + r0 * k, static_cast<int>(k), bi, static_cast<int>(n), 0.0f, ci + r0 * n,
-                        static_cast<int>(n));
-          } else {
-            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, static_cast<int>(n), static_cast<int>(k),
-                        1.0, ai + r0 * k, static_cast<int>(k), bi, static_cast<int>(n), 0.0, ci + r0 * n,
-                        static_cast<int>(n));
-          }
+          cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(r1 - r0), static_cast<int>(n),
+                      static_cast<int>(k), 1.0, ai + r0 * k, static_cast<int>(k), bi, static_cast<int>(n), 0.0,
+                      ci + r0 * n, static_cast<int>(n));
         });
       } else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
         gemm_16bit<T>(ai, bi, ci, m, k, n);
@@ -104,21 +128,19 @@ static void gemm_cpu(const TensorImpl& at, const TensorImpl& bt, const TensorImp
 static void gemm_2d_cpu(Device /*host memory*/, ScalarType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const void* a,
              int64_t lda, const void* b, int64_t ldb, void* c) {
   if (m == 0 || n == 0) return;
+  if (dtype == ScalarType::Float) {
+    sgemm_rows(trans_a, trans_b, m, n, k, static_cast<const float*>(a), lda, static_cast<const float*>(b), ldb,
+               static_cast<float*>(c), n);
+    return;
+  }
   use_one_thread_pool();
   const auto ta = trans_a ? CblasTrans : CblasNoTrans, tb = trans_b ? CblasTrans : CblasNoTrans;
   parallel_for(m, row_grain(k, n), [&](int64_t r0, int64_t r1) {
     // Row r of op(A) starts at a + r*lda, or at column r (a + r) when transposed.
     const int64_t a_off = trans_a ? r0 : r0 * lda;
-    const int rows = static_cast<int>(r1 - r0);
-    if (dtype == ScalarType::Float) {
-      cblas_sgemm(CblasRowMajor, ta, tb, rows, static_cast<int>(n), static_cast<int>(k), 1.0f,
-                  static_cast<const float*>(a) + a_off, static_cast<int>(lda), static_cast<const float*>(b),
-                  static_cast<int>(ldb), 0.0f, static_cast<float*>(c) + r0 * n, static_cast<int>(n));
-    } else {
-      cblas_dgemm(CblasRowMajor, ta, tb, rows, static_cast<int>(n), static_cast<int>(k), 1.0,
-                  static_cast<const double*>(a) + a_off, static_cast<int>(lda), static_cast<const double*>(b),
-                  static_cast<int>(ldb), 0.0, static_cast<double*>(c) + r0 * n, static_cast<int>(n));
-    }
+    cblas_dgemm(CblasRowMajor, ta, tb, static_cast<int>(r1 - r0), static_cast<int>(n), static_cast<int>(k), 1.0,
+                static_cast<const double*>(a) + a_off, static_cast<int>(lda), static_cast<const double*>(b),
+                static_cast<int>(ldb), 0.0, static_cast<double*>(c) + r0 * n, static_cast<int>(n));
   });
 }
 
