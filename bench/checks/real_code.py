@@ -95,6 +95,8 @@ def precision(args):
     crashes = [(tu, r["crash"]) for tu, r in results if r["crash"]]
     print("translation units: %d (%d with compile errors), projects: %d"
           % (len(results), len(broken), len(projects(args.corpus))))
+    for tu in broken:
+        print("  compile errors: %s" % os.path.relpath(tu, args.corpus))
     print("crashes or timeouts: %d" % len(crashes))
     for tu, why in crashes:
         print("  %s: %s" % (os.path.relpath(tu, args.corpus), why))
