@@ -11,6 +11,7 @@
 
 #include "Conversions.h"
 #include "DeviceGuard.h"
+#include "TorchVersion.h"
 
 namespace tensor_run {
 
@@ -55,11 +56,11 @@ c10::DataPtr allocate_on(c10::DeviceIndex device, std::size_t n) {
   return c10::DataPtr(static_cast<char*>(raw) + kHeader, b, &free_block, where);
 }
 
-class DeviceAllocator final : public c10::Allocator {
+class DeviceAllocator final : public HostMemoryAllocator {
  public:
   // index < 0: the current device at each allocation.
   explicit DeviceAllocator(c10::DeviceIndex index) : index_(index) {}
-  c10::DataPtr allocate(std::size_t n) const override {
+  c10::DataPtr allocate(std::size_t n) TENSOR_RUN_ALLOCATE_CONST override {
     return allocate_on(index_ < 0 ? current_device() : index_, n);
   }
   c10::DeleterFnPtr raw_deleter() const override { return nullptr; }  // the context, not the data, is freed
@@ -88,9 +89,9 @@ void free_pinned(void* data) {
   std::free(data);
 }
 
-class PinnedAllocator final : public c10::Allocator {
+class PinnedAllocator final : public HostMemoryAllocator {
  public:
-  c10::DataPtr allocate(std::size_t n) const override {
+  c10::DataPtr allocate(std::size_t n) TENSOR_RUN_ALLOCATE_CONST override {
     if (n == 0) return c10::DataPtr(nullptr, c10::Device(c10::DeviceType::CPU));
     if (n > SIZE_MAX - (kHeader - 1))
       TORCH_CHECK_WITH(OutOfMemoryError, false, "CUDA out of memory. Tried to allocate ", bytes_text(n),

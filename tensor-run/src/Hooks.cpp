@@ -16,6 +16,7 @@
 #include "DeviceGuard.h"
 #include "DeviceMemory.h"
 #include "Generators.h"
+#include "TorchVersion.h"
 
 namespace at {
 
@@ -23,25 +24,41 @@ namespace at {
 struct TensorRunCUDAHooks : public CUDAHooksInterface {
   explicit TensorRunCUDAHooks(CUDAHooksArgs) {}
 
-  void initCUDA() const override {}
-  bool hasCUDA() const override { return true; }
-  int getNumGPUs() const override { return tensor_run::device_count(); }
-  int64_t current_device() const override { return tensor_run::current_device(); }
-  bool hasPrimaryContext(int64_t device_index) const override {
-    return device_index >= 0 && device_index < tensor_run::device_count();
+#if TENSOR_RUN_TORCH_ACCELERATOR_HOOKS
+  // 2.x: the AcceleratorHooksInterface names, and DeviceIndex for indices
+  // (torch::cuda::device_count() asks deviceCount()).
+  using Index = DeviceIndex;
+  void init() const override {}
+  bool isBuilt() const override { return true; }
+  bool isAvailable() const override { return hasCUDA(); }
+  DeviceIndex deviceCount() const override { return static_cast<DeviceIndex>(tensor_run::device_count()); }
+  DeviceIndex getCurrentDevice() const override { return tensor_run::current_device(); }
+  const Generator& getDefaultGenerator(DeviceIndex device_index = -1) const override {
+    return tensor_run::device_generator(device_index < 0 ? tensor_run::current_device() : device_index);
   }
+  bool isPinnedPtr(const void* data) const override { return tensor_run::is_pinned(data); }
+#else
+  using Index = int64_t;
+  void initCUDA() const override {}
   const Generator& getDefaultCUDAGenerator(DeviceIndex device_index) const override {
     return tensor_run::device_generator(device_index < 0 ? tensor_run::current_device() : device_index);
+  }
+  bool isPinnedPtr(void* data) const override { return tensor_run::is_pinned(data); }
+#endif
+  bool hasCUDA() const override { return true; }
+  int getNumGPUs() const override { return tensor_run::device_count(); }
+  Index current_device() const override { return tensor_run::current_device(); }
+  bool hasPrimaryContext(Index device_index) const override {
+    return device_index >= 0 && device_index < tensor_run::device_count();
   }
   Device getDeviceFromPtr(void*) const override {
     // from_blob(ptr, ..., kCUDA): the memory is the caller's; it is on the
     // current device as far as anyone can tell.
     return Device(DeviceType::CUDA, tensor_run::current_device());
   }
-  bool isPinnedPtr(void* data) const override { return tensor_run::is_pinned(data); }
   Allocator* getPinnedMemoryAllocator() const override { return tensor_run::pinned_allocator(); }
   Allocator* getCUDADeviceAllocator() const override { return tensor_run::device_allocator(); }
-  void deviceSynchronize(int64_t device_index) const override {
+  void deviceSynchronize(Index device_index) const override {
     // Work is synchronous: there is nothing to wait for, but an invalid
     // device is an error as with a driver.
     // -1: the current device (torch::cuda::synchronize()'s default).

@@ -8,6 +8,7 @@
 
 #include "Config.h"
 #include "DeviceMemory.h"
+#include "TorchVersion.h"
 
 namespace tensor_run {
 
@@ -43,10 +44,10 @@ c10::DispatchKeySet keys_like(c10::DispatchKey backend, const at::Tensor& like) 
 // device tensor's, in write_back), tagged as the cpu's, as a cpu storage's
 // memory must be: ATen takes a storage's device from its DataPtr, and a
 // cpu kernel would otherwise meet a cuda operand of its own making.
-class HostSideAllocator final : public c10::Allocator {
+class HostSideAllocator final : public HostMemoryAllocator {
  public:
   explicit HostSideAllocator(c10::DeviceIndex index) : index_(index) {}
-  c10::DataPtr allocate(std::size_t n) const override {
+  c10::DataPtr allocate(std::size_t n) TENSOR_RUN_ALLOCATE_CONST override {
     c10::DataPtr p = device_allocator(index_)->allocate(n);
     p.unsafe_set_device(c10::Device(c10::DeviceType::CPU));
     return p;
@@ -70,7 +71,7 @@ c10::Allocator* host_side_allocator(c10::DeviceIndex index) {
 // A device storage over a cpu storage's memory, keeping it alive.
 c10::Storage adopted_storage(const c10::Storage& s, c10::Device device) {
   return c10::Storage(c10::Storage::use_byte_size_t(), s.nbytes(),
-                      c10::DataPtr(s.data(), new Keep{s}, &release, device), device_allocator(device.index()),
+                      c10::DataPtr(storage_data(s), new Keep{s}, &release, device), device_allocator(device.index()),
                       /*resizable=*/true);
 }
 
@@ -94,8 +95,8 @@ at::Tensor HostViews::view_of(const at::Tensor& t) {
   Shared* shared = find_device(s.unsafeGetStorageImpl());
   if (!shared) {
     c10::Storage host(c10::Storage::use_byte_size_t(), s.nbytes(),
-                      c10::DataPtr(s.data(), c10::Device(c10::DeviceType::CPU)), host_side_allocator(t.get_device()),
-                      s.resizable());
+                      c10::DataPtr(storage_data(s), c10::Device(c10::DeviceType::CPU)),
+                      host_side_allocator(t.get_device()), s.resizable());
     shared_.push_back(Shared{s, std::move(host)});
     shared = &shared_.back();
   }
@@ -123,7 +124,7 @@ void HostViews::write_back(const at::Tensor& original, const at::Tensor& view) {
       to->set_nbytes(from->nbytes());
       // The host storage points at the device's memory again, without
       // owning it, for the other views of this call.
-      from->set_data_ptr_noswap(c10::DataPtr(to->data(), c10::Device(c10::DeviceType::CPU)));
+      from->set_data_ptr_noswap(c10::DataPtr(storage_data(to), c10::Device(c10::DeviceType::CPU)));
       from->set_nbytes(to->nbytes());
       shared->moved = true;
     }

@@ -13,6 +13,7 @@
 
 #include "Config.h"
 #include "Frames.h"
+#include "TorchVersion.h"
 #include "tt/validation_log.h"
 
 namespace tensor_run {
@@ -181,8 +182,13 @@ Reported report(const Violation& v) {
     const Frame* f = where.frame != npos ? &frames[where.frame] : nullptr;
     if (f && !f->file.empty() && f->line > 0)
       throw c10::Error(c10::SourceLocation{intern(short_function_name(f->function)), intern(f->file), f->line}, msg);
-    throw c10::Error(msg, "Exception raised from " + raised_from(where, frames) + " (most recent call first):\n" +
-                              c10::get_backtrace(/*frames_to_skip=*/1));
+    std::string backtrace = "Exception raised from " + raised_from(where, frames) + " (most recent call first):\n" +
+                            c10::get_backtrace(/*frames_to_skip=*/1);
+#if TENSOR_RUN_TORCH_LAZY_BACKTRACE
+    throw c10::Error(msg, std::make_shared<c10::PrecomputedLazyValue<std::string>>(std::move(backtrace)));
+#else
+    throw c10::Error(msg, std::move(backtrace));
+#endif
   }
   if (v.seen_before && in_backward(frames)) return Reported::Consequence;
   write(to_record(v, where, frames));

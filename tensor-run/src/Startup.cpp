@@ -1,12 +1,12 @@
 // What runs when the library is loaded, before the program's main():
 // settings are read (a bad value, or a record file that cannot be written,
 // stops here; records lost later make the exit status 2), a second LibTorch in the
-// process is refused, and the library takes itself out of LD_PRELOAD so the
-// program's child processes run uninstrumented (and DEBUGINFOD_URLS out of
-// the environment, see below).
+// process, or another release than tensor-run's, is refused (LibTorchVersion.h),
+// and the library takes itself out of LD_PRELOAD so the program's child
+// processes run uninstrumented (and DEBUGINFOD_URLS out of the environment,
+// see below).
 #include <dlfcn.h>
 #include <link.h>
-#include <torch/version.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "Config.h"
+#include "LibTorchVersion.h"
 #include "Recorder.h"
 #include "tt/validation_log.h"
 
@@ -92,11 +93,8 @@ __attribute__((constructor)) void start() {
   }
   std::vector<std::string> c10;
   dl_iterate_phdr(&collect_c10, &c10);
-  if (c10.size() > 1) {
-    std::fprintf(stderr,
-                 "tensor-run: the program loads a LibTorch of its own (%s) besides the one tensor-run was built "
-                 "for (LibTorch %s, %s); rebuild the program against LibTorch %s\n",
-                 c10.back().c_str(), TORCH_VERSION, c10.front().c_str(), TORCH_VERSION);
+  if (const std::string other = other_loaded_libc10(c10); !other.empty()) {
+    std::fprintf(stderr, "tensor-run: %s\n", other_libtorch_message("the program", other).c_str());
     std::_Exit(2);
   }
   leave_ld_preload(own_path());

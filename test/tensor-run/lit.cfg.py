@@ -30,6 +30,8 @@ config.substitutions.append(("%tensor_tidy_report", os.path.join(bin_dir, "tenso
 config.substitutions.append(("%bin", bin_dir))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%python", config.python))
+# A C compiler, for stand-ins of another LibTorch (other-libtorch.test).
+config.substitutions.append(("%cc", config.cc))
 config.substitutions.append(("%tt_src", config.tt_source_dir))
 config.substitutions.append(("%tt_build", config.tt_binary_dir))
 config.substitutions.append((" not ", " " + os.path.join(os.path.dirname(config.filecheck), "not") + " "))

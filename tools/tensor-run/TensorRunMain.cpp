@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "Config.h"
+#include "LibTorchVersion.h"
 
 using namespace llvm;
 
@@ -209,8 +210,7 @@ int main(int argc, char **argv) {
     return fail("'" + Path + "' is not dynamically linked against LibTorch (libc10.so is not among the libraries "
                 "it loads); tensor-run instruments LibTorch programs");
   if (realPath(C10) != realPath(TT_TORCH_C10_LIBRARY))
-    return fail("'" + Path + "' loads LibTorch from " + C10 + ", but tensor-run was built for LibTorch " +
-                TT_TORCH_VERSION + " at " + TT_TORCH_C10_LIBRARY + "; rebuild the program against that one");
+    return fail(tensor_run::other_libtorch_message("'" + Path + "'", C10));
 
   // The library, at ../lib from this binary (build/bin -> build/lib).
   SmallString<256> Library(sys::path::parent_path(
