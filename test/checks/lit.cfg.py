@@ -1,6 +1,7 @@
 # lit configuration for the tensor-* check tests.
 import os
 import shutil
+import sys
 
 import lit.formats
 
@@ -65,16 +66,43 @@ if os.path.exists(os.path.join(fashion_mnist, "t10k-labels-idx1-ubyte.gz")):
     config.available_features.add("fashion-mnist")
     config.substitutions.append(("%fashion_mnist", fashion_mnist))
 
-# The real LibTorch headers (Debian libtorch-dev), for integration tests.
-torch_api = "/usr/include/torch/csrc/api/include"
-if os.path.exists(os.path.join(torch_api, "torch", "torch.h")):
+# The real LibTorch headers, for integration tests: Debian libtorch-dev's
+# 1.13 by default; with `--param libtorch=2.11`, LibTorch 2.11's, unpacked
+# into the build tree (cmake/LibTorch2Headers.cmake). Then only the tests
+# that use them (%libtorch) run, with the same expected findings: ctest
+# lit-checks-libtorch-2.11 runs them so, beside lit-checks.
+#   %libtorch       compile flags for a TU against them, through the shared
+#                   precompiled <torch/torch.h> (built with exactly these flags)
+#   %libtorch_root  the folder that holds their torch/, ATen/, c10/, caffe2/
+libtorch_version = lit_config.params.get("libtorch", "1.13")
+checks_build = os.path.join(config.tt_binary_dir, "test", "checks")
+if libtorch_version == "1.13":
+    torch_root = "/usr/include"
+    torch_flags = "-isystem " + os.path.join(torch_root, "torch", "csrc", "api", "include")
+    pch = os.path.join(checks_build, "libtorch.pch")
+elif libtorch_version == "2.11":
+    torch_root = os.path.join(config.tt_binary_dir, "libtorch-2.11", "include")
+    torch_flags = "-isystem %s -isystem %s" % (
+        torch_root, os.path.join(torch_root, "torch", "csrc", "api", "include"))
+    pch = os.path.join(checks_build, "libtorch-2.11.pch")
+    if not os.path.exists(pch):
+        lit_config.fatal("--param libtorch=2.11: %s is missing (build the target libtorch-2.11-pch; "
+                         "it needs ../shared/libtorch/libtorch-2.11.0-include.tar.xz)" % pch)
+    config.name += " (LibTorch 2.11 headers)"
+    # Its own Output folders: it runs beside the default run under ctest -j.
+    config.test_exec_root = os.path.join(config.tt_binary_dir, "test", "checks-libtorch-2.11")
+    # Only the tests whose RUN lines use the real headers.
+    sys.path.insert(0, config.test_source_root)
+    from libtorch_format import LibTorchTests
+    config.test_format = LibTorchTests(execute_external=True)
+else:
+    lit_config.fatal("--param libtorch=%s: the LibTorch headers are 1.13 (the default) or 2.11"
+                     % libtorch_version)
+if os.path.exists(os.path.join(torch_root, "torch", "csrc", "api", "include", "torch", "torch.h")):
     config.available_features.add("libtorch")
-    pch = os.path.join(config.test_exec_root, "libtorch.pch")
-    # Compile flags for a TU against the real headers, through the shared
-    # precompiled <torch/torch.h> (built with exactly these flags).
+    config.substitutions.append(("%libtorch_root", torch_root))
     config.substitutions.append(("%libtorch",
-                                 "-std=c++17 -isystem %s -include-pch %s"
-                                 % (torch_api, pch)))
+                                 "-std=c++17 %s -include-pch %s" % (torch_flags, pch)))
 
 # A CUDA toolkit where clang 19 (and tensor-tidy) looks for one, for the
 # CUDA sources' tests: CUDA_PATH/CUDA_HOME, above ptxas on PATH,
