@@ -41,7 +41,15 @@ std::vector<int64_t> infer_size(IntArrayRef shape, int64_t numel, const SourceLo
     }
   }
   if (numel == newsize || (infer && newsize > 0 && numel % newsize == 0)) {
-    if (infer) res[*infer] = numel / newsize;
+    if (infer) {
+      // at::infer_size_impl: with a zero among the given sizes (so 0
+      // elements), -1 could be anything, and LibTorch refuses it.
+      if (newsize == 0)
+        throw ShapeError("cannot reshape tensor of 0 elements into shape " + shape_str(shape.vec()) +
+                             " because the unspecified dimension size -1 can be any value and is ambiguous",
+                         loc);
+      res[*infer] = numel / newsize;
+    }
     return res;
   }
   throw ShapeError("shape '" + shape_str(shape.vec()) + "' is invalid for input of size " + std::to_string(numel), loc);

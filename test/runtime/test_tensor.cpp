@@ -122,6 +122,13 @@ TEST_F(Views, ViewAndReshape) {
   EXPECT_EQ(v.reshape({3, 2}).data_ptr(), a.data_ptr());  // no copy when a view works
   EXPECT_TT_ERROR(a.view({4}), ShapeError, "shape '[4]' is invalid for input of size 6");
   EXPECT_TT_ERROR(a.reshape({-1, -1}), ShapeError, "only one dimension can be inferred");
+  // A zero beside -1 leaves -1 ambiguous (fuzz_shapes found the division by
+  // zero this once was); with elements left over it is a plain size mismatch.
+  Tensor empty = zeros({0, 4});
+  EXPECT_TT_ERROR(empty.reshape({0, -1}), ShapeError,
+                  "cannot reshape tensor of 0 elements into shape [0, -1] because the unspecified dimension size -1 can be any value and is ambiguous");
+  EXPECT_TT_ERROR(a.reshape({0, -1}), ShapeError, "shape '[0, -1]' is invalid for input of size 6");
+  EXPECT_EQ(empty.reshape({-1, 2}).sizes().vec(), std::vector<int64_t>({0, 2}));
 }
 
 TEST_F(Views, TransposePermuteSliceSelect) {
