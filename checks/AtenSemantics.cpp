@@ -158,7 +158,7 @@ ResultRank rankRule(const OpSchema &Op) {
   if (listed(SameRankOps, N))
     return ResultRank::Same;
   if (listed(Reductions, N))
-    return hasArgument(Op, "dim") ? ResultRank::Unknown : ResultRank::Scalar;
+    return hasArgument(Op, "dim") ? ResultRank::Reduce : ResultRank::Scalar;
   if (N == "view" || N == "reshape" || N == "expand")
     return hasArgument(Op, "size") || hasArgument(Op, "shape")
                ? ResultRank::Sizes
@@ -318,6 +318,8 @@ int rolePriority(ArgumentRole::Kind K) {
     return 2;
   case ArgumentRole::Options:
   case ArgumentRole::Scalar:
+  case ArgumentRole::ReducedDims:
+  case ArgumentRole::KeepDim:
     return 1;
   case ArgumentRole::None:
     return 0;
@@ -352,6 +354,15 @@ llvm::SmallVector<ArgumentRole, 8> schemaRoles(const OpSchema &Op) {
     case OpSchema::Type::Scalar:
       if (!A.KwargOnly)
         R.K = ArgumentRole::Scalar;
+      break;
+    case OpSchema::Type::Bool:
+      if (A.Name == "keepdim")
+        R.K = ArgumentRole::KeepDim;
+      break;
+    case OpSchema::Type::Int:
+    case OpSchema::Type::IntList:
+      if (A.Name == "dim" && listed(Reductions, Op.baseName()))
+        R.K = ArgumentRole::ReducedDims;
       break;
     default:
       break;
@@ -641,6 +652,15 @@ struct BuiltinTable {
         ByName[S->Name].push_back(static_cast<unsigned>(Schemas.size()));
         Schemas.push_back(std::move(*S));
       }
+    // Named-tensor overloads (sum.dim_DimnameList) last: their Dimname
+    // arguments look like any other non-tensor to builtinSchema's match,
+    // and the C++ API's integer-dim overloads are the ones code calls.
+    for (auto &Entry : ByName)
+      std::stable_partition(Entry.second.begin(), Entry.second.end(),
+                            [&](unsigned I) {
+                              return !llvm::StringRef(Schemas[I].Overload)
+                                          .contains_insensitive("name");
+                            });
   }
 };
 } // namespace
@@ -656,25 +676,24 @@ AtenSemantics::byName(const FunctionDecl *FD, llvm::StringRef Op, bool IsMethod,
     Pattern.push_back(true);
   for (const ParmVarDecl *P : FD->parameters())
     Pattern.push_back(IsTensorType(P->getType()));
-  // Trailing defaulted non-tensor parameters of the C++ API's own (tt's
-  // SourceLoc) are not the op's.
+  // Trailing defaulted non-tensor parameters may be the C++ API's own (tt's
+  // SourceLoc), not the op's.
+  unsigned Droppable = 0;
   for (unsigned I = FD->getNumParams(); I > 0; --I) {
     const ParmVarDecl *P = FD->getParamDecl(I - 1);
-    if (!P->hasDefaultArg() || Pattern.back())
+    if (!P->hasDefaultArg() || Pattern[Pattern.size() - 1 - Droppable])
       break;
-    Pattern.pop_back();
+    ++Droppable;
   }
-  const OpSchema *S = builtinSchema(Op, Pattern);
+  const OpSchema *S = builtinSchema(Op, Pattern, Droppable);
   if (!S) {
     ByNameCache[FD] = nullptr;
     return nullptr;
   }
   llvm::SmallVector<ArgumentRole, 8> ByArgument = schemaRoles(*S);
   llvm::SmallVector<ArgumentRole, 6> Roles(1 + FD->getNumParams());
-  unsigned Next = 0; // the schema's positional argument for the next position
+  unsigned Next = 0; // the schema's argument for the next position
   for (unsigned P = IsMethod ? 0 : 1; P < Roles.size(); ++P) {
-    while (Next < S->Arguments.size() && S->Arguments[Next].KwargOnly)
-      ++Next;
     if (Next >= S->Arguments.size())
       break;
     Roles[P] = ByArgument[Next++];
@@ -702,34 +721,47 @@ llvm::ArrayRef<const char *> AtenSemantics::builtinSchemaTexts() {
 }
 
 const OpSchema *AtenSemantics::builtinSchema(llvm::StringRef Op,
-                                             llvm::ArrayRef<bool> TensorArguments) {
+                                             llvm::ArrayRef<bool> TensorArguments,
+                                             unsigned Droppable) {
   static const BuiltinTable Table;
   auto It = Table.ByName.find(Op);
   if (It == Table.ByName.end())
     return nullptr;
-  // The first overload whose positional arguments are tensors exactly where
-  // the C++ function's are, the rest having defaults.
+  // The overload whose arguments are tensors exactly where the C++
+  // function's are, the rest having defaults, that covers the most of the
+  // C++ function's parameters (sum(dim, keepdim) is sum.dim_IntList, not
+  // sum's dtype-only overload); the first of equals. The C++ API takes
+  // keyword-only arguments positionally, after the others.
+  const OpSchema *Best = nullptr;
+  size_t BestCovered = 0;
+  const size_t Required = TensorArguments.size() - std::min<size_t>(Droppable, TensorArguments.size());
+  // Whether S takes the first Covered arguments, the rest defaulted.
+  auto Matches = [&](const OpSchema &S, size_t Covered) {
+    for (unsigned I = 0; I < S.Arguments.size(); ++I) {
+      const OpSchema::Argument &A = S.Arguments[I];
+      const bool Tensor = A.Ty == OpSchema::Type::Tensor ||
+                          A.Ty == OpSchema::Type::TensorList;
+      if (I < Covered ? Tensor != TensorArguments[I]
+                      : !(A.HasDefault || A.Optional))
+        return false;
+    }
+    return true;
+  };
   for (unsigned Index : It->second) {
     const OpSchema &S = Table.Schemas[Index];
-    llvm::SmallVector<const OpSchema::Argument *, 8> Positional;
-    for (const OpSchema::Argument &A : S.Arguments)
-      if (!A.KwargOnly)
-        Positional.push_back(&A);
-    if (Positional.size() < TensorArguments.size())
-      continue;
-    bool Match = true;
-    for (unsigned I = 0; I < Positional.size() && Match; ++I) {
-      const bool Tensor = Positional[I]->Ty == OpSchema::Type::Tensor ||
-                          Positional[I]->Ty == OpSchema::Type::TensorList;
-      if (I < TensorArguments.size())
-        Match = Tensor == TensorArguments[I];
-      else
-        Match = Positional[I]->HasDefault || Positional[I]->Optional;
+    // F::conv2d(input, weight, options): the options are the C++ API's
+    // own, and conv2d's bias is left to its default.
+    for (size_t Covered = std::min(S.Arguments.size(), TensorArguments.size());
+         Covered >= Required && (!Best || Covered > BestCovered); --Covered) {
+      if (Matches(S, Covered)) {
+        Best = &S, BestCovered = Covered;
+        break;
+      }
+      if (Covered == 0)
+        break;
     }
-    if (Match)
-      return &S;
   }
-  return nullptr;
+  return Best;
 }
 
 } // namespace clang::tidy::tensor

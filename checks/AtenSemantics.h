@@ -51,6 +51,8 @@ struct ArgumentRole {
     DType,      // a ScalarType naming the result's dtype (dtype=)
     Options,    // TensorOptions carrying dtype= or device=
     Scalar,     // a number that takes part in type promotion (add.Scalar's other)
+    ReducedDims, // the dims a reduction removes (sum.dim_IntList's dim)
+    KeepDim,     // a reduction's keepdim flag
   };
   Kind K = None;
   /// The schema argument's name ("other", "weight"), for messages.
@@ -72,6 +74,7 @@ enum class ResultRank {
   Broadcast, // pointwise: the most dimensions among its tensors
   Same,      // its first tensor's (permutations, copies)
   Scalar,    // 0-dim when called without a dim (sum(), max())
+  Reduce,    // its first tensor's with keepdim, one fewer for one dim (sum(1))
   Sizes,     // the length of its sizes argument (view, reshape, expand)
   Unsqueeze, // one more
   Select,    // one fewer (select, x[i])
@@ -142,9 +145,12 @@ public:
 
   /// The schema of \p Op by name from the built-in list (AtenSchemas.inc),
   /// whose tensor arguments match \p TensorArguments (by position, `self`
-  /// first for methods), or null.
+  /// first for methods), or null. The last \p Droppable of them are
+  /// defaulted non-tensors that need not be the op's (tt's SourceLoc); of
+  /// the overloads that match, the one covering the most arguments wins.
   static const OpSchema *
-  builtinSchema(llvm::StringRef Op, llvm::ArrayRef<bool> TensorArguments);
+  builtinSchema(llvm::StringRef Op, llvm::ArrayRef<bool> TensorArguments,
+                unsigned Droppable = 0);
 
   /// The texts of the built-in schemas (for the tests).
   static llvm::ArrayRef<const char *> builtinSchemaTexts();

@@ -30,7 +30,7 @@ void appendKey(std::string &Key, const DTypeFact &T) {
 
 const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
                                               const FunctionDecl *Def,
-                                              bool *Seeded) {
+                                              bool *Seeded, bool ModuleCall) {
   if (Seeded)
     *Seeded = false;
   unsigned Offset = objectArguments(CE);
@@ -99,6 +99,28 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
       Context.DTypes[P] = D;
       appendKey(CtxKey, D);
     }
+  }
+  // A method of a module class: the module it is called on, for its
+  // registered submodules (`model->decode(z)` runs decode's fc layers where
+  // the model is).
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+      MD && !MD->isStatic() && Api.isModuleClass(MD->getParent())) {
+    const Expr *Object = nullptr;
+    if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
+      Object = MCE->getImplicitObjectArgument();
+    else if (Offset == 1)
+      Object = CE->getArg(0);
+    if (Object && !isa<CXXThisExpr>(strip(Object)))
+      if (ModuleFact M = evalModule(Object);
+          M.Device.isKnown() || M.Device.Kind == FactKind::Symbolic) {
+        if (const ValueDecl *V = moduleVar(Object); !V || !ChangedVars.contains(V)) {
+          Context.This = M;
+          Context.ThisJudged = ModuleCall;
+          CtxKey += ModuleCall ? "call=" : "this=";
+          appendKey(CtxKey, M.Device), appendKey(CtxKey, M.Type);
+          Informative = true;
+        }
+      }
   }
   if (!Informative)
     return analyzeIn(Def, Ctx, Api, nullptr, "");

@@ -77,6 +77,14 @@ struct Env {
   llvm::DenseMap<const ValueDecl *, DeviceFact> Devices;
   llvm::DenseMap<const ValueDecl *, DTypeFact> DTypes;
   llvm::DenseMap<const ValueDecl *, OptionsFact> Options;
+  /// For a method of a module analysed in a caller's context: the module it
+  /// is called on (its registered submodules are where it is). Constant
+  /// over the body, so not part of equality or joins.
+  ModuleFact This;
+  /// This is a module's forward() followed from the caller's call of the
+  /// module, whose site judges the input against the module already: the
+  /// calls of its registered layers would only say it again.
+  bool ThisJudged = false;
 
   bool operator==(const Env &O) const {
     return Reached == O.Reached && Tensors == O.Tensors &&

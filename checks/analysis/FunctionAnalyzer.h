@@ -72,6 +72,10 @@ private:
   OptionsFact evalOptions(const Expr *E);
   ModuleFact evalModule(const Expr *E);
   ModuleFact builtModule(const Expr *E);
+  /// Whether this method moves or casts its own module (`to(device)` on
+  /// `this`), which the caller's view of the module would miss.
+  bool movesItself();
+  std::optional<bool> MovesItself;
   /// The facts of a std::tuple or std::pair value's elements (tensors; other
   /// elements unknown), or nullopt when not known.
   std::optional<llvm::SmallVector<TensorFact, 4>> evalTuple(const Expr *E);
@@ -89,6 +93,7 @@ private:
   TensorFact evalCall(const CallExpr *CE);
   TensorFact evalConversion(const CXXMemberCallExpr *MCE,
                             const TensorFact &Self);
+  int reducedRank(int Rank, const Expr *Dims, const Expr *KeepDim) const;
   TensorFact evalApiCall(const CallExpr *CE, const CallSemantics &Sem);
   TensorFact combine(llvm::ArrayRef<const Expr *> Args,
                      llvm::ArrayRef<TensorFact> Facts, SourceLocation Loc);
@@ -124,8 +129,10 @@ private:
   /// the arguments bound to its parameters when they say anything. Null
   /// when it cannot (recursion, depth or context budget). \p Seeded tells
   /// whether a context was used.
+  /// \p ModuleCall: the call is a module call whose input the caller's
+  /// site already judges against the module (its forward()).
   const FunctionFacts *follow(const CallExpr *CE, const FunctionDecl *Def,
-                              bool *Seeded = nullptr);
+                              bool *Seeded = nullptr, bool ModuleCall = false);
 
   // Transfer.cpp: effects of one CFG element, applied in evaluation order.
   void transfer(const Stmt *S);

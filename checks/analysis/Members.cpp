@@ -339,7 +339,11 @@ TensorFact computeFixedTensor(const FieldDecl *F, const ApiModel &Api) {
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
   llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
   llvm::SmallVector<const FunctionDecl *, 8> Others;
-  if (!C || (F->getAccess() == AS_public && usedOutsideItsClass(F)) ||
+  // A module's members are public by LibTorch's idiom (`struct NetImpl :
+  // torch::nn::Module`); another class's public member is anyone's.
+  if (!C ||
+      (F->getAccess() == AS_public &&
+       (!Api.isModuleClass(C) || usedOutsideItsClass(F))) ||
       !Api.isTensorValueType(F->getType().getUnqualifiedType()) ||
       !allMethods(C, Ctors, Others))
     return TensorFact::unknown();
@@ -420,6 +424,75 @@ const Expr *initialiserInEffect(const CXXConstructorDecl *Ctor,
 
 TensorFact fixedTensorMember(const FieldDecl *F, const ApiModel &Api) {
   return cached(memberCache().Tensors, F, Api, computeFixedTensor);
+}
+
+bool isRegisteredSubmodule(const FieldDecl *F, const ApiModel &Api) {
+  const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
+  llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
+  llvm::SmallVector<const FunctionDecl *, 8> Others;
+  if (!C || !Api.isModuleClass(C) || !Api.isModuleHandleType(F->getType()) ||
+      (F->getAccess() == AS_public && usedOutsideItsClass(F)) ||
+      !allMethods(C, Ctors, Others))
+    return false;
+  auto Registers = [&](const Expr *E) {
+    // register_module returns a shared_ptr the holder is built from.
+    E = strip(E);
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+        CE && CE->getNumArgs() == 1)
+      E = strip(CE->getArg(0));
+    const auto *MCE = dyn_cast_or_null<CXXMemberCallExpr>(E);
+    return MCE && Api.registration(MCE->getMethodDecl()) ==
+                      ApiModel::Registration::Module;
+  };
+  for (const FunctionDecl *M : Others) {
+    MemberUses U = uses(F, M, Api);
+    if (U.Written || !U.Moves.empty() || !U.Assigns.empty())
+      return false;
+  }
+  for (const CXXConstructorDecl *Ctor : Ctors) {
+    MemberUses U = uses(F, Ctor, Api);
+    if (U.Written || !U.Moves.empty())
+      return false;
+    bool Set = false;
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (Init->getMember() == F && Init->isWritten()) {
+        if (!Registers(Init->getInit()))
+          return false;
+        Set = true;
+      }
+    // `fc = register_module("fc", nn::Linear(...));` in the body.
+    class Assignments : public RecursiveASTVisitor<Assignments> {
+    public:
+      Assignments(const FieldDecl *F, llvm::function_ref<bool(const Expr *)> Registers)
+          : F(F), Registers(Registers) {}
+      bool Bad = false, Any = false;
+      bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OCE) {
+        if (OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2)
+          check(OCE->getArg(0), OCE->getArg(1));
+        return true;
+      }
+      bool VisitBinaryOperator(BinaryOperator *BO) {
+        if (BO->getOpcode() == BO_Assign)
+          check(BO->getLHS(), BO->getRHS());
+        return true;
+      }
+
+    private:
+      void check(const Expr *LHS, const Expr *RHS) {
+        if (thisMember(LHS) != F)
+          return;
+        Any = true;
+        Bad |= !Registers(RHS);
+      }
+      const FieldDecl *F;
+      llvm::function_ref<bool(const Expr *)> Registers;
+    };
+    Assignments A(F, Registers);
+    A.TraverseStmt(Ctor->getBody());
+    if (A.Bad || (!Set && !A.Any))
+      return false;
+  }
+  return true;
 }
 
 ModuleFact placedModuleMember(const FieldDecl *F, const ApiModel &Api) {

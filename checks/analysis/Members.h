@@ -8,8 +8,8 @@
 //
 // - a fixed Device member: not public, written only by constructors (its
 //   initialiser or an assignment there), its address never taken;
-// - a fixed tensor member: not public (or public in a class of the main
-//   file that no code outside the class names), written only by
+// - a fixed tensor member: not public (or public in a module class of the
+//   main file that no code outside the class names), written only by
 //   constructors (their
 //   initialisers, or assignments in their bodies), never rebound
 //   (`set_data`) or handed out by non-const reference elsewhere; its fact
@@ -50,6 +50,11 @@ TensorFact fixedTensorMember(const FieldDecl *F, const ApiModel &Api);
 /// Where a placed module member is, with the constructor's move as origin;
 /// unknown when \p F is not a placed module member.
 ModuleFact placedModuleMember(const FieldDecl *F, const ApiModel &Api);
+
+/// A registered submodule: a module handle member that every constructor
+/// sets from `register_module(...)` and that no method moves or sets again.
+/// Module::to moves and casts it with its module.
+bool isRegisteredSubmodule(const FieldDecl *F, const ApiModel &Api);
 
 /// The initialiser \p Ctor gives member \p F when its body then leaves
 /// the member alone (`device_(device)`, and no assignment or non-const use

@@ -12,6 +12,7 @@
 #include "Members.h"
 #include "Modules.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 namespace clang::tidy::tensor::analysis {
 
@@ -419,6 +420,29 @@ TensorFact FunctionAnalyzer::evalConversion(const CXXMemberCallExpr *MCE,
 // callSemantics): its device tensors combine (TensorIterator's common
 // device, a 0-dim cpu tensor taking the others'), and its result's dtype and
 // number of dimensions follow the table's rules.
+// The rank of a reduction over \p Dims of a tensor of rank \p Rank: the
+// same with keepdim=True, fewer by the dims named otherwise (the schemas'
+// keepdim defaults to False). -1 when the dims or the flag are not constant.
+int FunctionAnalyzer::reducedRank(int Rank, const Expr *Dims,
+                                  const Expr *KeepDim) const {
+  if (Rank < 0 || !Dims)
+    return -1;
+  bool Keep = false;
+  if (KeepDim) {
+    if (KeepDim->isValueDependent() ||
+        !KeepDim->EvaluateAsBooleanCondition(Keep, Ctx))
+      return -1;
+  }
+  if (Keep)
+    return Rank;
+  // An integer names one dim; a list its length (an empty one reduces all
+  // of them in 1.13 and none in 2.x: not known).
+  int Reduced = strip(Dims)->getType()->isIntegerType() ? 1 : sizesRank(Dims, Api);
+  if (Reduced <= 0 || Reduced > Rank)
+    return -1;
+  return Rank - Reduced;
+}
+
 TensorFact FunctionAnalyzer::evalApiCall(const CallExpr *CE,
                                          const CallSemantics &Sem) {
   SourceLocation Loc = CE->getExprLoc();
@@ -433,11 +457,18 @@ TensorFact FunctionAnalyzer::evalApiCall(const CallExpr *CE,
   const Expr *First = nullptr; // the first device tensor, `self` mostly
   DTypeFact Explicit;
   Explicit.Kind = FactKind::Unreached;
+  const Expr *ReducedDims = nullptr, *KeepDim = nullptr;
   for (unsigned P = 0; P < Sem.Roles.size(); ++P) {
     const Expr *A = Written(P);
     if (!A)
       continue;
     switch (Sem.Roles[P].K) {
+    case ArgumentRole::ReducedDims:
+      ReducedDims = A;
+      break;
+    case ArgumentRole::KeepDim:
+      KeepDim = A;
+      break;
     case ArgumentRole::Device: {
       llvm::SmallVector<Operand, 4> Ops;
       combinedOperands(A, Ops, /*KeepScalars=*/false);
@@ -529,6 +560,9 @@ TensorFact FunctionAnalyzer::evalApiCall(const CallExpr *CE,
     break;
   case ResultRank::Scalar:
     R.Dim = 0;
+    break;
+  case ResultRank::Reduce:
+    R.Dim = reducedRank(FirstDim, ReducedDims, KeepDim);
     break;
   case ResultRank::Sizes: {
     const Expr *Sizes = FirstWrittenAfterObject();
@@ -996,9 +1030,17 @@ const ValueDecl *FunctionAnalyzer::moduleVar(const Expr *E) {
 ModuleFact FunctionAnalyzer::evalModule(const Expr *E) {
   const ValueDecl *D = moduleVar(E);
   if (!D) {
-    // model_ of a class that places it in every constructor.
-    if (const FieldDecl *F = thisMember(E); F && !inConstructorOf(F))
-      return placedModuleMember(F, Api);
+    // model_ of a class that places it in every constructor; or, in a
+    // method followed from a caller that knows the module, a registered
+    // submodule, which is where its module is.
+    if (const FieldDecl *F = thisMember(E); F && !inConstructorOf(F)) {
+      ModuleFact M = placedModuleMember(F, Api);
+      if (M.Device.Kind == FactKind::Unknown && Seed &&
+          Seed->This.Device.Kind != FactKind::Unreached && !movesItself() &&
+          isRegisteredSubmodule(F, Api))
+        return Seed->This;
+      return M;
+    }
     // A helper that builds and returns a module: what it returns.
     if (const auto *CE = dyn_cast_or_null<CallExpr>(strip(E)))
       if (const FunctionDecl *Def = userCallee(CE, Api)) {
@@ -1048,6 +1090,28 @@ ModuleFact FunctionAnalyzer::builtModule(const Expr *E) {
   M.Device = Given->Device;
   M.DeviceOrigin = Given->DeviceOrigin;
   return M;
+}
+
+bool FunctionAnalyzer::movesItself() {
+  if (MovesItself)
+    return *MovesItself;
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    explicit Finder(const ApiModel &Api) : Api(Api) {}
+    bool Found = false;
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
+      Found |= Api.isModuleMove(MCE->getMethodDecl()) &&
+               isa<CXXThisExpr>(strip(MCE->getImplicitObjectArgument()));
+      return !Found;
+    }
+
+  private:
+    const ApiModel &Api;
+  };
+  Finder F(Api);
+  F.TraverseStmt(const_cast<Stmt *>(Fn->getBody()));
+  MovesItself = F.Found;
+  return F.Found;
 }
 
 bool FunctionAnalyzer::isModuleCall(const CallExpr *CE, const Expr *&ModuleE,

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionAnalyzer.h"
+#include "Members.h"
 #include "Modules.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -136,6 +137,16 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     Site S = NewSite(Site::ModuleCall);
     S.ModuleExpr = ModuleE;
     S.Module = evalModule(ModuleE);
+    const ModuleFact Placed = S.Module;
+    // In a forward() followed from its module's call, a registered layer is
+    // where the module is, and the caller's site judged the input already
+    // (not the layer's other inputs, below).
+    const bool Repeats = Seed && Seed->ThisJudged;
+    if (Repeats)
+      if (const FieldDecl *F = thisMember(ModuleE);
+          F && isRegisteredSubmodule(F, Api) &&
+          placedModuleMember(F, Api).Device.Kind == FactKind::Unknown)
+        S.Module = ModuleFact::unknown(); // the output stays where it is known
     S.ModuleClass = Api.moduleBehind(throughDeref(ModuleE)->getType());
     S.Operands.push_back({Input, evalTensor(Input)});
     // criterion(output, target): a loss module combines its inputs like
@@ -181,6 +192,7 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
       }
     for (const Expr *A : Extra) {
       Site E = S;
+      E.Module = Placed;
       E.Operands = {{A, evalTensor(A)}};
       Sites.push_back(std::move(E));
     }
@@ -195,7 +207,8 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
             Def->getNumParams() + objectArguments(CE) < CE->getNumArgs())
           continue;
         bool Seeded = false;
-        if (const FunctionFacts *F = follow(CE, Def, &Seeded); F && Seeded)
+        if (const FunctionFacts *F = follow(CE, Def, &Seeded, /*ModuleCall=*/true);
+            F && Seeded)
           Calls.push_back({CE, Def, F});
         break;
       }

@@ -234,3 +234,39 @@ void loss_weights(torch::Device device) {
   auto plainly = plain(out, target);
   (void)loss, (void)fine, (void)also, (void)plainly;
 }
+
+// A user method called on a module the caller moved: its registered layers
+// are where the module is (Module::to moved them), so a cpu tensor handed
+// to one of them fails, and a layer's output meets an unregistered member.
+struct CoderImpl : torch::nn::Module {
+  CoderImpl()
+      : enc(register_module("enc", torch::nn::Linear(8, 2))),
+        dec(register_module("dec", torch::nn::Linear(2, 8))) { bias_ = torch::zeros({8}); }
+  torch::Tensor decode(torch::Tensor z) { return torch::sigmoid(dec(z)); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:69: warning: input 'z' is on cpu but 'dec' is on 'device' [tensor-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE+17]]:12: note: 'z' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE+15]]:10: note: 'dec' was moved to 'device' here
+  // CHECK-MESSAGES: :[[@LINE+16]]:25: note: in the call to 'decode' here
+  torch::Tensor forward(torch::Tensor x) { return enc(x); }
+  torch::Tensor shifted(torch::Tensor x) { return dec(enc(x)) + bias_; }
+  // CHECK-MESSAGES: :[[@LINE-1]]:63: warning: 'operator+' combines tensors on different devices: 'dec(enc(x))' is on 'device' and 'bias_' is on cpu [tensor-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE+10]]:10: note: 'dec(enc(x))' is on 'device': output of a module placed here
+  // CHECK-MESSAGES: :[[@LINE-10]]:72: note: 'bias_' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE+12]]:19: note: in the call to 'shifted' here
+  torch::nn::Linear enc, dec;
+  torch::Tensor bias_;
+};
+TORCH_MODULE(Coder);
+
+void methods_of_moved_modules(torch::Device device) {
+  Coder coder;
+  coder->to(device);
+  auto z = torch::randn({4, 2});
+  auto decoded = coder->decode(z);
+  auto kept = coder->decode(z.to(device));
+  auto s = coder->shifted(torch::randn({4, 8}).to(device));
+  Coder on_cpu;
+  auto fine = on_cpu->decode(z);
+  (void)decoded, (void)kept, (void)s, (void)fine;
+}
+

@@ -97,6 +97,29 @@ TEST(OpSchemaTest, ParsesEveryBuiltinSchema) {
     EXPECT_TRUE(OpSchema::parse(T)) << T;
 }
 
+// The C++ API passes keyword-only arguments positionally: sum(dim, keepdim,
+// dtype) is sum.dim_IntList, whose dtype is keyword-only, and not sum's
+// dtype-only overload nor the named-tensor one; sum(dtype) is sum itself.
+TEST(AtenSemanticsTest, OverloadsByArgumentsKeywordOnesIncluded) {
+  const OpSchema *Dims = AtenSemantics::builtinSchema("sum", {true, false, false, false});
+  ASSERT_TRUE(Dims);
+  EXPECT_EQ(Dims->Overload, "dim_IntList");
+  CallSemantics S = AtenSemantics::withOverlay(Dims, {});
+  EXPECT_EQ(S.RankRule, ResultRank::Reduce);
+  const OpSchema *DTypeOnly = AtenSemantics::builtinSchema("sum", {true, false});
+  ASSERT_TRUE(DTypeOnly);
+  EXPECT_EQ(DTypeOnly->Overload, "");
+  EXPECT_EQ(AtenSemantics::withOverlay(DTypeOnly, {}).RankRule, ResultRank::Scalar);
+  // A trailing defaulted parameter of the API's own (tt's SourceLoc) may be
+  // left over; one the caller must pass may not.
+  const OpSchema *WithLoc = AtenSemantics::builtinSchema("sum", {true, false, false, false, false}, 1);
+  ASSERT_TRUE(WithLoc);
+  EXPECT_EQ(WithLoc->Overload, "dim_IntList");
+  EXPECT_FALSE(AtenSemantics::builtinSchema("sum", {true, false, false, false, false}, 0));
+  // An out= overload needs its out tensor: sum(dim, keepdim) is not it.
+  EXPECT_FALSE(AtenSemantics::builtinSchema("sum", {true, false, false})->isOut());
+}
+
 TEST(AtenSemanticsTest, OverlayOnBuiltinSchemas) {
   const OpSchema *Index = AtenSemantics::builtinSchema("index", {true, true});
   ASSERT_TRUE(Index);
