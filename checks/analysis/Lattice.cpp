@@ -1,6 +1,8 @@
 //===--- Lattice.cpp - Abstract devices, dtypes and tensors ---------------===//
 
 #include "Lattice.h"
+#include "tt/promotion_table.h"
+#include <iterator>
 #include "llvm/ADT/StringSwitch.h"
 
 namespace clang::tidy::tensor {
@@ -34,47 +36,17 @@ DeviceFact deviceFromKind(std::optional<ApiModel::DeviceKind> K) {
   return *K == ApiModel::DeviceKind::Cpu ? DeviceFact::cpu() : DeviceFact::cuda();
 }
 
-namespace {
-int floatRank(DType T) {
-  switch (T) {
-  case DType::Float16:
-  case DType::BFloat16: return 1;
-  case DType::Float32: return 2;
-  default: return 3;
-  }
-}
-int intBits(DType T) {
-  switch (T) {
-  case DType::UInt8:
-  case DType::Int8: return 8;
-  case DType::Int16: return 16;
-  case DType::Int32: return 32;
-  default: return 64;
-  }
-}
-} // namespace
-
-// c10::promoteTypes restricted to these dtypes: bool < integral < floating;
-// within floating the wider wins and float16 with bfloat16 is float32;
-// within integral the wider wins and uint8 with int8 is int16.
+// c10::promoteTypes over these dtypes: the table the runtime uses too.
 DType promoteTypes(DType A, DType B) {
-  if (A == B)
-    return A;
-  if (A == DType::Bool)
-    return B;
-  if (B == DType::Bool)
-    return A;
-  if (isFloating(A) != isFloating(B))
-    return isFloating(A) ? A : B;
-  if (isFloating(A)) {
-    if (floatRank(A) == 1 && floatRank(B) == 1)
-      return DType::Float32;
-    return floatRank(A) >= floatRank(B) ? A : B;
-  }
-  if ((A == DType::UInt8 && B == DType::Int8) ||
-      (A == DType::Int8 && B == DType::UInt8))
-    return DType::Int16;
-  return intBits(A) >= intBits(B) ? A : B;
+  using namespace tt::promotion;
+  static constexpr Index ToTable[] = {b1, u1, i1, i2, i4, i8, f2, bf, f4, f8};
+  static constexpr DType FromTable[] = {
+      DType::UInt8,   DType::Int8,     DType::Int16,   DType::Int32,
+      DType::Int64,   DType::Float16,  DType::BFloat16, DType::Float32,
+      DType::Float64, DType::Bool};
+  static_assert(std::size(ToTable) == kCount && std::size(FromTable) == kCount);
+  return FromTable[promote(ToTable[static_cast<int>(A)],
+                           ToTable[static_cast<int>(B)])];
 }
 
 std::string DeviceFact::describe() const {

@@ -5,6 +5,7 @@
 
 #include "tt/half.h"
 #include "tt/int_array_ref.h"
+#include "tt/promotion_table.h"
 #include "tt/scalar.h"
 
 namespace tt {
@@ -39,37 +40,20 @@ std::string_view python_name(ScalarType t) {
   }
 }
 
-namespace {
-int float_rank(ScalarType t) {  // float16 and bfloat16 share a rank; their join is float32
-  switch (t) {
-    case ScalarType::Half: case ScalarType::BFloat16: return 0;
-    case ScalarType::Float: return 1;
-    default: return 2;
-  }
-}
-}  // namespace
+// The order of tt::ScalarType is the table's (promotion_table.h says so;
+// the static_asserts hold it).
+static_assert(static_cast<int>(ScalarType::Byte) == promotion::u1 &&
+              static_cast<int>(ScalarType::Half) == promotion::f2 &&
+              static_cast<int>(ScalarType::BFloat16) == promotion::bf &&
+              static_cast<int>(ScalarType::Double) == promotion::f8 &&
+              static_cast<int>(ScalarType::Bool) == promotion::b1 &&
+              static_cast<int>(ScalarType::Undefined) == promotion::kCount);
 
 ScalarType promote_types(ScalarType a, ScalarType b) {
-  if (a == b) return a;
   if (a == ScalarType::Undefined) return b;
   if (b == ScalarType::Undefined) return a;
-  if (a == ScalarType::Bool) return b;
-  if (b == ScalarType::Bool) return a;
-  const bool fa = is_floating_type(a), fb = is_floating_type(b);
-  if (fa && fb) {
-    const int ra = float_rank(a), rb = float_rank(b);
-    if (ra == rb) return ScalarType::Float;  // Half vs BFloat16
-    return ra > rb ? a : b;
-  }
-  if (fa) return a;
-  if (fb) return b;
-  // Both integral. uint8 is the only unsigned type: with a signed type it
-  // needs one more bit, so int8 becomes int16.
-  if (a == ScalarType::Byte || b == ScalarType::Byte) {
-    const ScalarType s = a == ScalarType::Byte ? b : a;
-    return s == ScalarType::Char ? ScalarType::Short : s;
-  }
-  return element_size(a) >= element_size(b) ? a : b;
+  return static_cast<ScalarType>(
+      promotion::promote(static_cast<promotion::Index>(a), static_cast<promotion::Index>(b)));
 }
 
 bool can_cast(ScalarType from, ScalarType to) {

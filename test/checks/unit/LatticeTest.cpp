@@ -1,5 +1,8 @@
 //===--- LatticeTest.cpp - The analysis' lattice --------------------------===//
 
+#include "tt/promotion_table.h"
+#include <algorithm>
+#include <iterator>
 #include "analysis/Lattice.h"
 #include <gtest/gtest.h>
 
@@ -36,6 +39,27 @@ TEST(Lattice, PromoteTypesFollowsC10) {
   EXPECT_EQ(promoteTypes(DType::Float64, DType::Int64), DType::Float64);
   for (DType T : {DType::Bool, DType::Int32, DType::Float16, DType::Float64})
     EXPECT_EQ(promoteTypes(T, T), T);
+}
+
+// Every pair, through the table the runtime reads too (tt/promotion_table.h,
+// held against c10::promoteTypes by test_promotion_table.cpp): the lattice
+// maps its dtypes onto the table's and back by the right names.
+TEST(Lattice, PromoteTypesReadsTheSharedTable) {
+  using namespace tt::promotion;
+  const std::pair<DType, Index> All[] = {
+      {DType::Bool, b1},     {DType::UInt8, u1},    {DType::Int8, i1},
+      {DType::Int16, i2},    {DType::Int32, i4},    {DType::Int64, i8},
+      {DType::Float16, f2},  {DType::BFloat16, bf}, {DType::Float32, f4},
+      {DType::Float64, f8}};
+  for (auto [A, IA] : All)
+    for (auto [B, IB] : All) {
+      Index Want = promote(IA, IB);
+      auto It = std::find_if(std::begin(All), std::end(All),
+                             [&](const auto &P) { return P.second == Want; });
+      ASSERT_NE(It, std::end(All));
+      EXPECT_EQ(promoteTypes(A, B), It->first)
+          << dtypeName(A).str() << " with " << dtypeName(B).str();
+    }
 }
 
 TEST(Lattice, ProvablyDifferentOnlyWhenEveryRunFails) {
