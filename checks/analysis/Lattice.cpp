@@ -53,7 +53,8 @@ std::string DeviceFact::describe() const {
   switch (Kind) {
   case FactKind::Unreached: return "unreached";
   case FactKind::Unknown: return "unknown";
-  case FactKind::Symbolic: return "'" + Symbol->getNameAsString() + "'";
+  case FactKind::Symbolic:
+    return "'" + (Shown ? Shown : Symbol)->getNameAsString() + "'";
   case FactKind::Known:
     if (!IsCuda)
       return "cpu";

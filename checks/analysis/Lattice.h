@@ -47,6 +47,11 @@ struct DeviceFact {
   // For a symbol: may the variable hold a cuda device? A Device variable of
   // unknown value may; one initialised only from cpu constants may not.
   bool SymbolMayBeCuda = true;
+  /// For a symbol: the variable to name in messages, when the user wrote
+  /// another than Symbol (`torch::Device device(device_type);` then
+  /// `model.to(device)` is on Symbol `device_type`, shown as 'device').
+  /// Not part of the fact: equality and joins ignore it.
+  const ValueDecl *Shown = nullptr;
 
   static DeviceFact unknown() { return {FactKind::Unknown}; }
   static DeviceFact cpu() { return {FactKind::Known, false, -1}; }

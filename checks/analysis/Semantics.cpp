@@ -29,8 +29,16 @@ DeviceFact FunctionAnalyzer::evalDevice(const Expr *E) {
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const ValueDecl *D = resolveAlias(DRE->getDecl());
       auto It = Cur.Devices.find(D);
-      if (It != Cur.Devices.end() && !isEscaped(D))
-        return It->second;
+      if (It != Cur.Devices.end() && !isEscaped(D)) {
+        DeviceFact F = It->second;
+        // Messages name the variable written here, not the one it was
+        // made from.
+        if (F.Kind == FactKind::Symbolic && F.Symbol != D &&
+            isa<VarDecl>(D) && !isa<ParmVarDecl>(D) &&
+            D->getDeclContext() == Fn)
+          F.Shown = D;
+        return F;
+      }
       // A Device variable whose value is not known here: symbolic.
       return DeviceFact::symbol(D, /*MayBeCuda=*/true);
     }
