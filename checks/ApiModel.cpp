@@ -230,6 +230,10 @@ bool ApiModel::isScriptModule(const CXXRecordDecl *RD) const {
   return RD && nameListed(RD, {"::torch::jit::Module"});
 }
 
+bool ApiModel::isScriptLoad(const FunctionDecl *FD) const {
+  return FD && nameListed(FD, {"::torch::jit::load"});
+}
+
 bool ApiModel::isIValueClass(const CXXRecordDecl *RD) const {
   return RD && nameListed(RD, {"::c10::IValue"});
 }

@@ -73,6 +73,10 @@ public:
   /// torch::jit::Module: a TorchScript module, whose forward may take any
   /// inputs, 0-dim cpu tensors included.
   bool isScriptModule(const CXXRecordDecl *RD) const;
+  /// torch::jit::load: a TorchScript module read from a file or stream,
+  /// whose tensors go onto its optional<Device> argument when one is given
+  /// (torch/csrc/jit/serialization/import.h), else where they were saved.
+  bool isScriptLoad(const FunctionDecl *FD) const;
   /// std::vector<IValue> or std::vector<Tensor>: the inputs a TorchScript
   /// module's forward() takes, filled with push_back.
   bool isInputVector(QualType T) const;

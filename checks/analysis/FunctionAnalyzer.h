@@ -71,6 +71,7 @@ private:
   DTypeFact evalDType(const Expr *E);
   OptionsFact evalOptions(const Expr *E);
   ModuleFact evalModule(const Expr *E);
+  ModuleFact loadedModule(const CallExpr *CE);
   ModuleFact builtModule(const Expr *E);
   /// Whether this method moves or casts its own module (`to(device)` on
   /// `this`), which the caller's view of the module would miss.

@@ -1057,6 +1057,11 @@ ModuleFact FunctionAnalyzer::evalModule(const Expr *E) {
                    ? F->ReturnsModule
                    : ModuleFact::unknown();
       }
+    // torch::jit::load(path, device): its tensors are on that device. (Without
+    // one, they are where they were saved: not known.)
+    if (const auto *CE = dyn_cast_or_null<CallExpr>(strip(E));
+        CE && Api.isScriptLoad(CE->getDirectCallee()))
+      return loadedModule(CE);
     // A module built here.
     return E ? builtModule(E) : ModuleFact::unknown();
   }
@@ -1064,6 +1069,29 @@ ModuleFact FunctionAnalyzer::evalModule(const Expr *E) {
     return ModuleFact::unknown();
   auto It = Cur.Modules.find(D);
   return It == Cur.Modules.end() ? ModuleFact::unknown() : It->second;
+}
+
+// The module torch::jit::load returns when it is given a device.
+ModuleFact FunctionAnalyzer::loadedModule(const CallExpr *CE) {
+  for (const Expr *A : CE->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      continue;
+    // optional<Device>(torch::kCUDA), optional<Device>(device).
+    const Expr *Device = strip(A);
+    if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(Device);
+        C && Api.isOptionalClass(C->getConstructor()->getParent()) &&
+        writtenArgs(C).size() == 1)
+      Device = strip(writtenArgs(C)[0]);
+    if (!Device || !isDeviceLike(Api, Device->getType()))
+      continue;
+    ModuleFact M = ModuleFact::unknown();
+    M.Device = evalDevice(Device);
+    if (M.Device.Kind == FactKind::Unknown)
+      return ModuleFact::unknown();
+    M.DeviceOrigin = {CE->getExprLoc(), Origin::ModuleCreated};
+    return M;
+  }
+  return ModuleFact::unknown();
 }
 
 // A module built by \p E (Modules.h), and the tensors its options give it:

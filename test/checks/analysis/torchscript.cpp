@@ -3,8 +3,8 @@
 
 // TorchScript inference: torch::jit::Module moves in place like nn modules,
 // its forward({x}) takes the input boxed in IValues and .toTensor() unboxes
-// the output. A module loaded from a file is wherever it was saved; inputs
-// gathered in a vector are not followed.
+// the output. A module loaded from a file is wherever it was saved, or on
+// the device load() is given.
 #include <torch/script.h>
 #include <vector>
 
@@ -37,6 +37,23 @@ torch::Tensor tutorial(const std::string &path) {
   // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: input 'inputs' is on cpu but 'module' is on cuda [tensor-unmoved-input]
   // CHECK-MESSAGES: :[[@LINE-3]]:20: note: 'inputs' is on cpu: created here
   // CHECK-MESSAGES: :[[@LINE-6]]:10: note: 'module' was moved to cuda here
+}
+
+// Loaded straight onto a device: torch::jit::load(path, device).
+torch::Tensor loaded_onto_device(const std::string &path) {
+  torch::jit::Module module = torch::jit::load(path, torch::kCUDA);
+  return module.forward({torch::ones({1, 3, 224, 224})}).toTensor();
+  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: input 'torch::ones({1, 3, 224, 224})' is on cpu but 'module' is on cuda [tensor-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE-2]]:26: note: 'torch::ones({1, 3, 224, 224})' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE-4]]:31: note: 'module' is on cuda: created here
+}
+
+torch::Tensor clean_loaded(const std::string &path, torch::Device device) {
+  auto on_device = torch::jit::load(path, device);
+  auto a = on_device.forward({torch::ones({1, 3}).to(device)}).toTensor();
+  auto on_cpu = torch::jit::load(path, torch::kCPU);
+  auto b = on_cpu.forward({torch::ones({1, 3})}).toTensor();
+  return a.cpu() + b;
 }
 
 int clean() {
