@@ -53,8 +53,8 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
         !Api.takesParameterDtypeInput(Gets)) {
       const bool UserModule = Gets && !Api.isBuiltinModule(Gets);
       if (!UserModule || !In.Fact.Type.isKnown() ||
-          !analysis::forwardFeedsParameterLayer(Gets, In.Fact.Type.Type, Ctx,
-                                                Api))
+          !analysis::forwardFeedsParameterLayer(session(), Gets,
+                                                In.Fact.Type.Type, Ctx, Api))
         return false;
     }
     // A TorchScript module's code is not seen: it may cast its input. A

@@ -24,7 +24,7 @@ void SiteCheck::registerMatchers(MatchFinder *Finder) {
 
 void SiteCheck::onStartOfTranslationUnit() {
   Api.startTranslationUnit();
-  DeviceDtypeAnalysis::reset();
+  Analysis->reset();
   Reported.clear();
 }
 
@@ -57,12 +57,12 @@ void SiteCheck::check(const MatchFinder::MatchResult &Result) {
       userFunctions(TU, *Result.SourceManager, /*Patterns=*/false);
   llvm::SetVector<const FunctionDecl *> Unique(Functions.begin(),
                                                Functions.end());
-  if (!DeviceDtypeAnalysis::defaultFloatDecided()) {
+  if (!Analysis->defaultFloatDecided()) {
     DefaultDTypeChange Change(Api);
     for (const FunctionDecl *Fn : Unique)
       if (!Change.Found && Fn->hasBody())
         Change.TraverseStmt(Fn->getBody());
-    DeviceDtypeAnalysis::setDefaultFloatKnown(!Change.Found);
+    Analysis->setDefaultFloatKnown(!Change.Found);
   }
   // First what each function proves on its own, then what the calls into
   // user code prove with the callers' facts (reported there if not yet).
@@ -70,7 +70,7 @@ void SiteCheck::check(const MatchFinder::MatchResult &Result) {
   for (const FunctionDecl *Fn : Unique) {
     if (!Fn->hasBody() || Fn->isDependentContext())
       continue;
-    const FunctionFacts &Facts = DeviceDtypeAnalysis::analyze(Fn, Ctx, Api);
+    const FunctionFacts &Facts = Analysis->analyze(Fn, Ctx, Api);
     if (!Facts.Complete)
       continue;
     Analysed.push_back(&Facts);

@@ -1,8 +1,9 @@
 //===--- SiteCheck.h - Base of the checks that judge analysis sites -------===//
 //
 // tensor-mixed-device, tensor-unmoved-input and tensor-mixed-dtype are thin:
-// each function body is analysed once (DeviceDtypeAnalysis, shared and
-// cached), and each check judges the sites the analysis recorded. This base
+// each function body is analysed once (DeviceDtypeAnalysis, shared by the
+// checks of a translation unit), and each check judges the sites the
+// analysis recorded. This base
 // does the matching, the caching and the wording shared by their notes.
 //
 //===----------------------------------------------------------------------===//
@@ -12,13 +13,16 @@
 
 #include "TensorCheck.h"
 #include "analysis/DeviceDtypeAnalysis.h"
+#include <memory>
 #include <set>
 
 namespace clang::tidy::tensor {
 
 class SiteCheck : public TensorCheck {
 public:
-  using TensorCheck::TensorCheck;
+  SiteCheck(StringRef Name, ClangTidyContext *Context)
+      : TensorCheck(Name, Context),
+        Analysis(DeviceDtypeAnalysis::shared(Context)) {}
   void registerMatchers(ast_matchers::MatchFinder *Finder) final;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
   void onStartOfTranslationUnit() override;
@@ -43,6 +47,9 @@ protected:
                       ASTContext &Ctx);
   /// The callee as users name it: 'operator+', 'matmul', 'forward'.
   static std::string calleeName(const Site &S);
+  /// The translation unit's analysis state, for questions a check asks it
+  /// beyond the sites (Modules.h).
+  analysis::Session &session() { return Analysis->session(); }
 
 private:
   // Judges the sites of a followed call's callee (and of the calls it
@@ -54,6 +61,9 @@ private:
   // template is one site in every instantiation, and a site in a callee is
   // reported once, whichever call shows it first.
   std::set<std::pair<unsigned, unsigned>> Reported;
+  // Shared with the translation unit's other site checks: each function
+  // body is analysed once for all of them.
+  std::shared_ptr<DeviceDtypeAnalysis> Analysis;
 };
 
 } // namespace clang::tidy::tensor

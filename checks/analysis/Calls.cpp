@@ -44,7 +44,7 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
   llvm::DenseSet<const ValueDecl *> ChangedVars;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I)
     if (const ParmVarDecl *P = ParamOf(I))
-      if (mayChangeParam(Def, P, Api)) {
+      if (mayChangeParam(State, Def, P, Api)) {
         if (const ValueDecl *V = referencedVar(unwrapArgument(CE->getArg(I))))
           ChangedVars.insert(V);
         else if (const ValueDecl *M = moduleVar(CE->getArg(I)))
@@ -123,8 +123,8 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
       }
   }
   if (!Informative)
-    return analyzeIn(Def, Ctx, Api, nullptr, "");
-  const FunctionFacts *F = analyzeIn(Def, Ctx, Api, &Context, CtxKey);
+    return analyzeIn(State, Def, Ctx, Api, nullptr, "");
+  const FunctionFacts *F = analyzeIn(State, Def, Ctx, Api, &Context, CtxKey);
   if (Seeded)
     *Seeded = F != nullptr;
   return F;

@@ -1,45 +1,41 @@
 //===--- DeviceDtypeAnalysis.cpp - Where tensors live, what they hold -----===//
 //
-// The public entry of the analysis and its per-TU, per-thread cache. The
-// analysis itself is FunctionAnalyzer (FunctionAnalyzer.h).
+// The public entry of the analysis and the Session it owns. The analysis
+// itself is FunctionAnalyzer (FunctionAnalyzer.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "DeviceDtypeAnalysis.h"
 #include "FunctionAnalyzer.h"
-#include "Members.h"
-#include "Modules.h"
+#include "Session.h"
 #include <map>
 #include <memory>
+#include <mutex>
 
 namespace clang::tidy::tensor {
 namespace analysis {
-namespace {
 
-struct Cache {
-  // (function, API configuration, context) -> facts; null while analysed.
-  std::map<std::tuple<const FunctionDecl *, std::string, std::string>,
-           std::unique_ptr<FunctionFacts>>
-      Facts;
-  unsigned Depth = 0;    // analyses in progress, nested
-  unsigned Contexts = 0; // analyses with a context so far
-  bool DefaultFloatKnown = true;
-  bool DefaultFloatDecided = false;
-};
+Session::Session() = default;
+Session::~Session() = default;
 
-Cache &cache() {
-  thread_local Cache C;
-  return C;
+void Session::reset() {
+  Functions.Facts.clear();
+  Functions.Contexts = 0;
+  Escapes.Changed.clear();
+  Escapes.ChangesThis.clear();
+  Members.Devices.clear();
+  Members.Modules.clear();
+  Members.Tensors.clear();
+  Modules.Classes.clear();
+  Modules.Feeds.clear();
+  DefaultFloatKnown = true;
+  DefaultFloatDecided = false;
 }
 
-} // namespace
-
-bool defaultFloatKnown() { return cache().DefaultFloatKnown; }
-
-const FunctionFacts *analyzeIn(const FunctionDecl *Fn, ASTContext &Ctx,
-                               const ApiModel &Api, const Env *Seed,
-                               const std::string &SeedKey) {
-  Cache &C = cache();
+const FunctionFacts *analyzeIn(Session &S, const FunctionDecl *Fn,
+                               ASTContext &Ctx, const ApiModel &Api,
+                               const Env *Seed, const std::string &SeedKey) {
+  FactsState &C = S.Functions;
   auto Key = std::make_tuple(Fn, Api.configurationKey(), SeedKey);
   if (auto It = C.Facts.find(Key); It != C.Facts.end())
     return It->second.get(); // null: recursion
@@ -50,7 +46,7 @@ const FunctionFacts *analyzeIn(const FunctionDecl *Fn, ASTContext &Ctx,
   C.Facts[Key] = nullptr;
   ++C.Depth;
   auto Facts = std::make_unique<FunctionFacts>(
-      FunctionAnalyzer(Fn, Ctx, Api, Seed).run());
+      FunctionAnalyzer(S, Fn, Ctx, Api, Seed).run());
   --C.Depth;
   std::unique_ptr<FunctionFacts> &Slot = C.Facts[Key];
   Slot = std::move(Facts);
@@ -59,36 +55,48 @@ const FunctionFacts *analyzeIn(const FunctionDecl *Fn, ASTContext &Ctx,
 
 } // namespace analysis
 
+DeviceDtypeAnalysis::DeviceDtypeAnalysis()
+    : State(std::make_unique<analysis::Session>()) {}
+DeviceDtypeAnalysis::~DeviceDtypeAnalysis() = default;
+
+std::shared_ptr<DeviceDtypeAnalysis>
+DeviceDtypeAnalysis::shared(const void *Owner) {
+  // Not a cache: the owners are the checks, and an entry whose checks are
+  // gone is dropped. The lock covers clangd's concurrent AST builds.
+  static std::mutex Lock;
+  static std::map<const void *, std::weak_ptr<DeviceDtypeAnalysis>> Live;
+  std::lock_guard<std::mutex> Guard(Lock);
+  for (auto It = Live.begin(); It != Live.end();)
+    It = It->second.expired() ? Live.erase(It) : std::next(It);
+  std::weak_ptr<DeviceDtypeAnalysis> &Slot = Live[Owner];
+  if (std::shared_ptr<DeviceDtypeAnalysis> Existing = Slot.lock())
+    return Existing;
+  auto Made = std::make_shared<DeviceDtypeAnalysis>();
+  Slot = Made;
+  return Made;
+}
+
 const FunctionFacts &DeviceDtypeAnalysis::analyze(const FunctionDecl *Fn,
                                                   ASTContext &Ctx,
                                                   const ApiModel &Api) {
   // A top-level request never meets a recursion (nothing is in progress).
   static const FunctionFacts Nothing;
-  const FunctionFacts *F = analysis::analyzeIn(Fn, Ctx, Api, nullptr, "");
+  const FunctionFacts *F =
+      analysis::analyzeIn(*State, Fn, Ctx, Api, nullptr, "");
   return F ? *F : Nothing;
 }
 
-void DeviceDtypeAnalysis::reset() {
-  analysis::Cache &C = analysis::cache();
-  C.Facts.clear();
-  C.Contexts = 0;
-  C.DefaultFloatKnown = true;
-  C.DefaultFloatDecided = false;
-  analysis::resetEscapes();
-  analysis::resetMembers();
-  analysis::resetModules();
-}
+void DeviceDtypeAnalysis::reset() { State->reset(); }
 
 void DeviceDtypeAnalysis::setDefaultFloatKnown(bool Known) {
-  analysis::Cache &C = analysis::cache();
-  if (C.DefaultFloatKnown != Known)
-    C.Facts.clear();
-  C.DefaultFloatKnown = Known;
-  C.DefaultFloatDecided = true;
+  if (State->DefaultFloatKnown != Known)
+    State->Functions.Facts.clear();
+  State->DefaultFloatKnown = Known;
+  State->DefaultFloatDecided = true;
 }
 
-bool DeviceDtypeAnalysis::defaultFloatDecided() {
-  return analysis::cache().DefaultFloatDecided;
+bool DeviceDtypeAnalysis::defaultFloatDecided() const {
+  return State->DefaultFloatDecided;
 }
 
 } // namespace clang::tidy::tensor

@@ -24,6 +24,7 @@
 #include "../ApiModel.h"
 #include "Lattice.h"
 #include "llvm/ADT/SmallVector.h"
+#include <memory>
 #include <vector>
 
 namespace clang::tidy::tensor {
@@ -87,29 +88,49 @@ struct FunctionFacts {
   bool Complete = false;
 };
 
-/// Computes and caches FunctionFacts per function body. The cache lives for
-/// one translation unit and one thread (clangd builds ASTs concurrently),
-/// and is keyed by the API model's configuration, so that every check
-/// configured alike shares one analysis per function.
+namespace analysis {
+class Session;
+}
+
+/// Computes and caches FunctionFacts per function body, in its Session (one
+/// translation unit's state; Session.h). The checks of a translation unit
+/// share one instance (shared()), and the cache is keyed by the API model's
+/// configuration, so that every check configured alike shares one analysis
+/// per function.
 class DeviceDtypeAnalysis {
 public:
+  DeviceDtypeAnalysis();
+  ~DeviceDtypeAnalysis();
+  DeviceDtypeAnalysis(const DeviceDtypeAnalysis &) = delete;
+  DeviceDtypeAnalysis &operator=(const DeviceDtypeAnalysis &) = delete;
+
+  /// The analysis shared by the checks created for one translation unit
+  /// with \p Owner (their ClangTidyContext): alive while one of them holds
+  /// it. clang-tidy and clangd create a translation unit's checks together,
+  /// and clangd builds ASTs on several threads, each with a context of its
+  /// own.
+  static std::shared_ptr<DeviceDtypeAnalysis> shared(const void *Owner);
+
   /// The facts of \p Fn's body (a function's or lambda's), knowing nothing
   /// of its parameters but that Device and ScalarType parameters are
   /// symbolic. Calls to user functions with a body (analysis::userCallee)
   /// are followed: their results are what the callee returns when the
   /// caller's arguments are bound to its parameters, up to MaxCallDepth
   /// nested calls.
-  static const FunctionFacts &analyze(const FunctionDecl *Fn, ASTContext &Ctx,
-                                      const ApiModel &Api);
+  const FunctionFacts &analyze(const FunctionDecl *Fn, ASTContext &Ctx,
+                               const ApiModel &Api);
   /// Forget everything: called at the start of each translation unit.
-  static void reset();
+  void reset();
   /// Whether factories without a dtype give float32 in this translation
   /// unit: false when it calls set_default_dtype anywhere (the default is
   /// process state the analysis does not follow). True after reset().
-  static void setDefaultFloatKnown(bool Known);
+  void setDefaultFloatKnown(bool Known);
   /// Whether setDefaultFloatKnown was called since reset(): the checks that
   /// share the analysis decide it once per translation unit.
-  static bool defaultFloatDecided();
+  bool defaultFloatDecided() const;
+  /// The state behind it, for the checks' own questions to the analysis
+  /// (Modules.h, Escapes.h).
+  analysis::Session &session() { return *State; }
 
   /// Block visits allowed per CFG block before the analysis gives up.
   static constexpr unsigned MaxVisitsPerBlock = 8;
@@ -124,6 +145,9 @@ public:
   /// Callee analyses in a caller's context per translation unit: past this,
   /// calls are analysed without one (the cost stays bounded by the TU).
   static constexpr unsigned MaxContexts = 512;
+
+private:
+  std::unique_ptr<analysis::Session> State;
 };
 
 } // namespace clang::tidy::tensor

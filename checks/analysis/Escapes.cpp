@@ -25,15 +25,16 @@ unsigned objectArguments(const CallExpr *CE) {
 
 namespace {
 
-bool mayChangeThis(const CXXMethodDecl *MD, const ApiModel &Api);
+bool mayChangeThis(Session &S, const CXXMethodDecl *MD, const ApiModel &Api);
 
 // A method of user code that may change its object: not const, not static,
 // not the tensor API's, not a module's forward (module calls never move the
 // module), and with a body that moves or hands out its object or a module
 // member.
-bool mayChangeObject(const CXXMethodDecl *MD, const ApiModel &Api) {
+bool mayChangeObject(Session &S, const CXXMethodDecl *MD,
+                     const ApiModel &Api) {
   return MD && !MD->isConst() && !MD->isStatic() && !Api.isApiFunction(MD) &&
-         !Api.isModuleForward(MD) && mayChangeThis(MD, Api);
+         !Api.isModuleForward(MD) && mayChangeThis(S, MD, Api);
 }
 
 bool isModuleCallee(const FunctionDecl *FD, const ApiModel &Api) {
@@ -57,8 +58,9 @@ bool copiesArguments(const FunctionDecl *FD) {
 
 class EscapeScanner : public RecursiveASTVisitor<EscapeScanner> {
 public:
-  EscapeScanner(BodyFacts &Out, const ApiModel &Api, ASTContext &Ctx)
-      : Out(Out), Api(Api), Ctx(Ctx) {}
+  EscapeScanner(Session &S, BodyFacts &Out, const ApiModel &Api,
+                ASTContext &Ctx)
+      : Out(Out), S(S), Api(Api), Ctx(Ctx) {}
 
   bool shouldVisitLambdaBody() const { return false; }
 
@@ -210,7 +212,7 @@ public:
     // A user method that may change its object (model->init(), say) may
     // move the module it is called on.
     if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
-      if (mayChangeObject(MCE->getMethodDecl(), Api))
+      if (mayChangeObject(S, MCE->getMethodDecl(), Api))
         if (const ValueDecl *D = objectVar(MCE->getImplicitObjectArgument()))
           if (Api.isModuleHandleType(D->getType()))
             Out.Escaped.insert(D);
@@ -246,7 +248,7 @@ public:
           PT->isPointerType() || Api.isModuleHandleType(PT) ||
           PT->isDependentType();
       if (MayModify && Def && P < Def->getNumParams() &&
-          !mayChangeParam(Def, Def->getParamDecl(P), Api))
+          !mayChangeParam(S, Def, Def->getParamDecl(P), Api))
         MayModify = false;
       // A module handle given to code the analysis does not follow
       // (vector::push_back, say) may be copied, and the copy moved later.
@@ -308,6 +310,7 @@ private:
   llvm::SmallVector<std::pair<const VarDecl *, const ValueDecl *>, 2>
       ExampleLoops;
   BodyFacts &Out;
+  Session &S;
   const ApiModel &Api;
   ASTContext &Ctx;
   llvm::DenseSet<const CXXConstructExpr *> ArgCopies;
@@ -320,9 +323,9 @@ private:
 // handle shares the module, and whoever holds the copy may move it later.
 class ChangeScanner : public RecursiveASTVisitor<ChangeScanner> {
 public:
-  ChangeScanner(llvm::DenseSet<const ParmVarDecl *> &Changed,
+  ChangeScanner(Session &S, llvm::DenseSet<const ParmVarDecl *> &Changed,
                 const ApiModel &Api)
-      : Changed(Changed), Api(Api) {}
+      : Changed(Changed), S(S), Api(Api) {}
 
   bool shouldVisitLambdaBody() const { return false; }
 
@@ -342,7 +345,7 @@ public:
       return true;
     const Expr *Obj = MCE->getImplicitObjectArgument();
     if (Api.isRebindingMethod(MD) || Api.isModuleMove(MD) ||
-        mayChangeObject(MD, Api))
+        mayChangeObject(S, MD, Api))
       mark(Obj);
     else
       keep(Obj);
@@ -359,7 +362,7 @@ public:
       if (IsApi)
         keep(CE->getArg(I));
       else if (Def && I >= Offset && I - Offset < Def->getNumParams() &&
-               !mayChangeParam(Def, Def->getParamDecl(I - Offset), Api))
+               !mayChangeParam(S, Def, Def->getParamDecl(I - Offset), Api))
         keep(CE->getArg(I));
     }
     return true;
@@ -402,6 +405,7 @@ private:
       Kept.insert(DRE);
   }
   llvm::DenseSet<const ParmVarDecl *> &Changed;
+  Session &S;
   const ApiModel &Api;
   llvm::SmallVector<const DeclRefExpr *, 8> HandleUses;
   llvm::DenseSet<const DeclRefExpr *> Kept;
@@ -412,7 +416,7 @@ private:
 // member module passed on or reassigned)?
 class ThisScanner : public RecursiveASTVisitor<ThisScanner> {
 public:
-  explicit ThisScanner(const ApiModel &Api) : Api(Api) {}
+  ThisScanner(Session &S, const ApiModel &Api) : S(S), Api(Api) {}
   bool Changes = false;
 
   bool shouldVisitLambdaBody() const { return false; }
@@ -421,7 +425,7 @@ public:
     const CXXMethodDecl *MD = MCE->getMethodDecl();
     const Expr *Obj = MCE->getImplicitObjectArgument();
     if (MD && (isThis(Obj) || isModuleField(Obj)) &&
-        (Api.isModuleMove(MD) || mayChangeObject(MD, Api)))
+        (Api.isModuleMove(MD) || mayChangeObject(S, MD, Api)))
       Changes = true;
     return !Changes;
   }
@@ -463,34 +467,18 @@ private:
     const auto *ME = dyn_cast_or_null<MemberExpr>(throughDeref(E));
     return ME && isThis(ME->getBase()) && Api.isModuleHandleType(ME->getType());
   }
+  Session &S;
   const ApiModel &Api;
 };
-
-// Per function and API configuration: the parameters it may change, or
-// nullopt while that is being computed (a recursive call).
-using ChangedParams = std::optional<llvm::DenseSet<const ParmVarDecl *>>;
-
-struct EscapeCache {
-  std::map<std::pair<const FunctionDecl *, std::string>, ChangedParams> Changed;
-  // Per method: may it change its object? nullopt while computed.
-  std::map<std::pair<const FunctionDecl *, std::string>, std::optional<bool>>
-      ChangesThis;
-  unsigned Depth = 0;
-};
-
-EscapeCache &escapeCache() {
-  thread_local EscapeCache C;
-  return C;
-}
 
 // Beyond this many nested callees the answer is "may change".
 constexpr unsigned MaxSummaryDepth = 8;
 
 } // namespace
 
-BodyFacts scanBody(const FunctionDecl *Fn, const ApiModel &Api) {
+BodyFacts scanBody(Session &S, const FunctionDecl *Fn, const ApiModel &Api) {
   BodyFacts Out;
-  EscapeScanner Scanner(Out, Api, Fn->getASTContext());
+  EscapeScanner Scanner(S, Out, Api, Fn->getASTContext());
   Scanner.TraverseStmt(const_cast<Stmt *>(Fn->getBody()));
   Scanner.finish();
   return Out;
@@ -521,9 +509,9 @@ const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api) {
   return Def;
 }
 
-bool mayChangeParam(const FunctionDecl *Def, const ParmVarDecl *Param,
+bool mayChangeParam(Session &S, const FunctionDecl *Def, const ParmVarDecl *Param,
                     const ApiModel &Api) {
-  EscapeCache &C = escapeCache();
+  EscapeState &C = S.Escapes;
   auto Key = std::make_pair(Def, Api.configurationKey());
   if (auto It = C.Changed.find(Key); It != C.Changed.end())
     return !It->second || It->second->contains(Param);
@@ -532,15 +520,15 @@ bool mayChangeParam(const FunctionDecl *Def, const ParmVarDecl *Param,
   C.Changed[Key] = std::nullopt; // in progress
   ++C.Depth;
   llvm::DenseSet<const ParmVarDecl *> Changed;
-  BodyFacts Facts = scanBody(Def, Api);
+  BodyFacts Facts = scanBody(S, Def, Api);
   for (const ParmVarDecl *P : Def->parameters())
     if (Facts.Escaped.contains(P))
       Changed.insert(P);
-  ChangeScanner Scanner(Changed, Api);
+  ChangeScanner Scanner(S, Changed, Api);
   Scanner.TraverseStmt(Def->getBody());
   Scanner.finish();
   --C.Depth;
-  ChangedParams &Slot = C.Changed[Key];
+  auto &Slot = C.Changed[Key];
   Slot = std::move(Changed);
   return Slot->contains(Param);
 }
@@ -553,14 +541,14 @@ namespace {
 // and a method that does it in a body the analysis cannot see would make
 // every call to any method of a module defined elsewhere unknown. A body
 // that is seen and moves the module counts.
-bool mayChangeThis(const CXXMethodDecl *MD, const ApiModel &Api) {
+bool mayChangeThis(Session &S, const CXXMethodDecl *MD, const ApiModel &Api) {
   const FunctionDecl *Def = nullptr;
   if (!MD->hasBody(Def) || !Def || Def->isDependentContext())
     return false;
   const SourceManager &SM = Def->getASTContext().getSourceManager();
   if (SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
     return false;
-  EscapeCache &C = escapeCache();
+  EscapeState &C = S.Escapes;
   auto Key = std::make_pair(Def, Api.configurationKey());
   if (auto It = C.ChangesThis.find(Key); It != C.ChangesThis.end())
     return !It->second || *It->second;
@@ -568,7 +556,7 @@ bool mayChangeThis(const CXXMethodDecl *MD, const ApiModel &Api) {
     return true;
   C.ChangesThis[Key] = std::nullopt; // in progress
   ++C.Depth;
-  ThisScanner Scanner(Api);
+  ThisScanner Scanner(S, Api);
   Scanner.TraverseStmt(Def->getBody());
   --C.Depth;
   C.ChangesThis[Key] = Scanner.Changes;
@@ -612,9 +600,5 @@ bool forwardConvertsInput(const CXXRecordDecl *Module, const ApiModel &Api) {
   return false;
 }
 
-void resetEscapes() {
-  escapeCache().Changed.clear();
-  escapeCache().ChangesThis.clear();
-}
 
 } // namespace clang::tidy::tensor::analysis

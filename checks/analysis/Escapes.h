@@ -16,6 +16,7 @@
 
 #include "../ApiModel.h"
 #include "Exprs.h"
+#include "Session.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -54,7 +55,7 @@ struct BodyFacts {
 
 /// Scans \p Fn's body (lambda bodies excluded: they are functions of their
 /// own; branches under a constant condition that never run, too).
-BodyFacts scanBody(const FunctionDecl *Fn, const ApiModel &Api);
+BodyFacts scanBody(Session &S, const FunctionDecl *Fn, const ApiModel &Api);
 
 /// The definition a call runs when the analysis may follow it: a function,
 /// or a non-virtual (or final) method, declared outside system headers and
@@ -70,9 +71,8 @@ const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api);
 /// tensor's `set_`/`set_data`/`swap`, or of a non-const method of user
 /// code whose body moves or hands out its object (a method defined in
 /// another translation unit is taken to keep it). Conservatively true for
-/// recursive calls. Cached per translation
-/// unit and thread.
-bool mayChangeParam(const FunctionDecl *Def, const ParmVarDecl *Param,
+/// recursive calls. Cached in \p S.
+bool mayChangeParam(Session &S, const FunctionDecl *Def, const ParmVarDecl *Param,
                     const ApiModel &Api);
 
 /// Does the module class's own forward() convert its input (`x.to(...)`,
@@ -80,10 +80,6 @@ bool mayChangeParam(const FunctionDecl *Def, const ParmVarDecl *Param,
 /// after other tensor methods)? Then an input on another device or dtype is
 /// what it expects. False when forward has no body here.
 bool forwardConvertsInput(const CXXRecordDecl *Module, const ApiModel &Api);
-
-/// Forgets the cache of mayChangeParam (at the start of each translation
-/// unit).
-void resetEscapes();
 
 } // namespace clang::tidy::tensor::analysis
 

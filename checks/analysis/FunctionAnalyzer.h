@@ -20,6 +20,7 @@
 #include "Environment.h"
 #include "Escapes.h"
 #include "Exprs.h"
+#include "Session.h"
 #include "llvm/ADT/DenseSet.h"
 #include <optional>
 
@@ -36,23 +37,20 @@ bool isOptionsLike(const ApiModel &Api, QualType T);
 /// cpu, with at least one dimension.
 TensorFact batchTensor(const ValueDecl *Batch);
 
-/// Whether factories without a dtype give float32 in this translation unit
-/// (DeviceDtypeAnalysis::setDefaultFloatKnown).
-bool defaultFloatKnown();
-
 /// The facts of Fn, analysed with Seed bound to its parameters (null: no
-/// context), cached under SeedKey. Null on recursion or past the budgets.
-const FunctionFacts *analyzeIn(const FunctionDecl *Fn, ASTContext &Ctx,
-                               const ApiModel &Api, const Env *Seed,
-                               const std::string &SeedKey);
+/// context), cached in \p S under SeedKey. Null on recursion or past the
+/// budgets.
+const FunctionFacts *analyzeIn(Session &S, const FunctionDecl *Fn,
+                               ASTContext &Ctx, const ApiModel &Api,
+                               const Env *Seed, const std::string &SeedKey);
 
 class FunctionAnalyzer {
 public:
   /// \p Seed, when given, holds the facts of Fn's parameters at entry (the
   /// caller's arguments); it must outlive run().
-  FunctionAnalyzer(const FunctionDecl *Fn, ASTContext &Ctx, const ApiModel &Api,
-                   const Env *Seed = nullptr)
-      : Fn(Fn), Ctx(Ctx), Api(Api), Seed(Seed) {}
+  FunctionAnalyzer(Session &S, const FunctionDecl *Fn, ASTContext &Ctx,
+                   const ApiModel &Api, const Env *Seed = nullptr)
+      : State(S), Fn(Fn), Ctx(Ctx), Api(Api), Seed(Seed) {}
 
   /// Solver.cpp: the facts of the body at the fixed point.
   FunctionFacts run();
@@ -148,6 +146,7 @@ private:
   void declare(const VarDecl *VD);
   void recordSites(const Expr *E);
 
+  Session &State; // the translation unit's caches (Session.h)
   const FunctionDecl *Fn;
   ASTContext &Ctx;
   const ApiModel &Api;

@@ -1,7 +1,7 @@
 //===--- Members.cpp - What a class's methods may assume of its members ---===//
 
 #include "Members.h"
-#include "DeviceDtypeAnalysis.h"
+#include "FunctionAnalyzer.h"
 #include "Escapes.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -178,7 +178,7 @@ bool isDevice(QualType T, const ApiModel &Api) {
   return RD && Api.isDeviceClass(RD);
 }
 
-DeviceFact computeFixedDevice(const FieldDecl *F, const ApiModel &Api) {
+DeviceFact computeFixedDevice(Session &, const FieldDecl *F, const ApiModel &Api) {
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
   llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
   llvm::SmallVector<const FunctionDecl *, 8> Others;
@@ -198,18 +198,19 @@ DeviceFact computeFixedDevice(const FieldDecl *F, const ApiModel &Api) {
 
 // A constructor's Device parameter as the class's other methods see it:
 // the fixed Device member it initialises; unknown when there is none.
-DeviceFact parameterAsMember(const CXXConstructorDecl *Ctor,
+DeviceFact parameterAsMember(Session &S, const CXXConstructorDecl *Ctor,
                              const ParmVarDecl *P, const ApiModel &Api) {
   for (const CXXCtorInitializer *Init : Ctor->inits())
     if (const FieldDecl *G = Init->getMember();
         G && Init->isWritten() && referencedVar(Init->getInit()) == P)
-      if (DeviceFact D = fixedDeviceMember(G, Api); D.Kind == FactKind::Symbolic)
+      if (DeviceFact D = fixedDeviceMember(S, G, Api); D.Kind == FactKind::Symbolic)
         return D;
   return DeviceFact::unknown();
 }
 
 // The device a constructor's move names, as the other methods see it.
-DeviceFact moveTarget(const CXXConstructorDecl *Ctor, const CXXMemberCallExpr *Move,
+DeviceFact moveTarget(Session &S, const CXXConstructorDecl *Ctor,
+                      const CXXMemberCallExpr *Move,
                       const Expr *Dev, const ApiModel &Api) {
   if (!Dev) {
     switch (Api.moduleMoveKind(Move->getMethodDecl())) {
@@ -232,15 +233,15 @@ DeviceFact moveTarget(const CXXConstructorDecl *Ctor, const CXXMemberCallExpr *M
     }
     // The constructor's parameter that initialises a fixed Device member.
     if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
-      return parameterAsMember(Ctor, P, Api);
+      return parameterAsMember(S, Ctor, P, Api);
     return DeviceFact::unknown();
   }
   if (const FieldDecl *G = thisMember(E))
-    return fixedDeviceMember(G, Api);
+    return fixedDeviceMember(S, G, Api);
   return DeviceFact::unknown();
 }
 
-ModuleFact computePlacedModule(const FieldDecl *F, const ApiModel &Api) {
+ModuleFact computePlacedModule(Session &S, const FieldDecl *F, const ApiModel &Api) {
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
   llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
   llvm::SmallVector<const FunctionDecl *, 8> Others;
@@ -268,7 +269,7 @@ ModuleFact computePlacedModule(const FieldDecl *F, const ApiModel &Api) {
     for (SourceLocation A : U.Assigns)
       if (!SM.isBeforeInTranslationUnit(A, Move->getExprLoc()))
         return ModuleFact::unknown();
-    DeviceFact D = moveTarget(Ctor, Move, Dev, Api);
+    DeviceFact D = moveTarget(S, Ctor, Move, Dev, Api);
     if (D.Kind == FactKind::Unknown ||
         (R.Device.Kind != FactKind::Unknown && D != R.Device))
       return ModuleFact::unknown();
@@ -280,14 +281,14 @@ ModuleFact computePlacedModule(const FieldDecl *F, const ApiModel &Api) {
 
 // A constructor's symbolic device as the class's other methods see it: the
 // fixed Device member its parameter initialises.
-DeviceFact inClassTerms(const DeviceFact &D, const CXXConstructorDecl *Ctor,
+DeviceFact inClassTerms(Session &S, const DeviceFact &D, const CXXConstructorDecl *Ctor,
                         const ApiModel &Api) {
   if (D.Kind != FactKind::Symbolic)
     return D;
   if (const auto *P = dyn_cast_or_null<ParmVarDecl>(D.Symbol))
-    return parameterAsMember(Ctor, P, Api);
+    return parameterAsMember(S, Ctor, P, Api);
   if (const auto *G = dyn_cast_or_null<FieldDecl>(D.Symbol))
-    return fixedDeviceMember(G, Api);
+    return fixedDeviceMember(S, G, Api);
   return DeviceFact::unknown();
 }
 
@@ -335,7 +336,7 @@ bool usedOutsideItsClass(const FieldDecl *F) {
   return false;
 }
 
-TensorFact computeFixedTensor(const FieldDecl *F, const ApiModel &Api) {
+TensorFact computeFixedTensor(Session &S, const FieldDecl *F, const ApiModel &Api) {
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
   llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
   llvm::SmallVector<const FunctionDecl *, 8> Others;
@@ -361,15 +362,15 @@ TensorFact computeFixedTensor(const FieldDecl *F, const ApiModel &Api) {
     // constructor, among these, sets it.
     if (Ctor->isDelegatingConstructor() && U.All.empty())
       continue;
-    const FunctionFacts &Facts =
-        DeviceDtypeAnalysis::analyze(Ctor, F->getASTContext(), Api);
-    if (!Facts.Complete)
+    const FunctionFacts *Analysed =
+        analyzeIn(S, Ctor, F->getASTContext(), Api, nullptr, "");
+    if (!Analysed || !Analysed->Complete)
       return TensorFact::unknown();
     TensorFact T = TensorFact::unknown();
-    for (const auto &[Field, Fact] : Facts.MemberExits)
+    for (const auto &[Field, Fact] : Analysed->MemberExits)
       if (Field == F)
         T = Fact;
-    T.Device = inClassTerms(T.Device, Ctor, Api);
+    T.Device = inClassTerms(S, T.Device, Ctor, Api);
     if (T.Type.Kind == FactKind::Symbolic)
       T.Type = DTypeFact::unknown();
     R = R.reached() ? join(R, T) : T;
@@ -377,39 +378,29 @@ TensorFact computeFixedTensor(const FieldDecl *F, const ApiModel &Api) {
   return R.reached() ? R : TensorFact::unknown();
 }
 
-using MemberKey = std::pair<const FieldDecl *, std::string>;
-
-struct MemberCache {
-  std::map<MemberKey, DeviceFact> Devices;
-  std::map<MemberKey, ModuleFact> Modules;
-  std::map<MemberKey, TensorFact> Tensors;
-};
-
-MemberCache &memberCache() {
-  thread_local MemberCache C;
-  return C;
-}
+using MemberKey = MemberState::Key;
 
 // Computes once per member and API configuration. The map is looked up
 // again after Compute, which may fill the other map (a module's device).
 template <typename Fact>
-Fact cached(std::map<MemberKey, Fact> &Map, const FieldDecl *F,
-            const ApiModel &Api, Fact (*Compute)(const FieldDecl *, const ApiModel &)) {
+Fact cached(Session &S, std::map<MemberKey, Fact> &Map, const FieldDecl *F,
+            const ApiModel &Api,
+            Fact (*Compute)(Session &, const FieldDecl *, const ApiModel &)) {
   MemberKey Key{F, Api.configurationKey()};
   if (auto It = Map.find(Key); It != Map.end())
     return It->second;
   // Computing may come back here (a constructor that reads the member
   // through a helper): unknown meanwhile.
   Map[Key] = Fact::unknown();
-  Fact R = Compute(F, Api);
+  Fact R = Compute(S, F, Api);
   Map[Key] = R;
   return R;
 }
 
 } // namespace
 
-DeviceFact fixedDeviceMember(const FieldDecl *F, const ApiModel &Api) {
-  return cached(memberCache().Devices, F, Api, computeFixedDevice);
+DeviceFact fixedDeviceMember(Session &S, const FieldDecl *F, const ApiModel &Api) {
+  return cached(S, S.Members.Devices, F, Api, computeFixedDevice);
 }
 
 const Expr *initialiserInEffect(const CXXConstructorDecl *Ctor,
@@ -422,8 +413,8 @@ const Expr *initialiserInEffect(const CXXConstructorDecl *Ctor,
   return nullptr;
 }
 
-TensorFact fixedTensorMember(const FieldDecl *F, const ApiModel &Api) {
-  return cached(memberCache().Tensors, F, Api, computeFixedTensor);
+TensorFact fixedTensorMember(Session &S, const FieldDecl *F, const ApiModel &Api) {
+  return cached(S, S.Members.Tensors, F, Api, computeFixedTensor);
 }
 
 bool isRegisteredSubmodule(const FieldDecl *F, const ApiModel &Api) {
@@ -495,14 +486,9 @@ bool isRegisteredSubmodule(const FieldDecl *F, const ApiModel &Api) {
   return true;
 }
 
-ModuleFact placedModuleMember(const FieldDecl *F, const ApiModel &Api) {
-  return cached(memberCache().Modules, F, Api, computePlacedModule);
+ModuleFact placedModuleMember(Session &S, const FieldDecl *F, const ApiModel &Api) {
+  return cached(S, S.Members.Modules, F, Api, computePlacedModule);
 }
 
-void resetMembers() {
-  memberCache().Devices.clear();
-  memberCache().Modules.clear();
-  memberCache().Tensors.clear();
-}
 
 } // namespace clang::tidy::tensor::analysis

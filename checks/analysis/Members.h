@@ -22,7 +22,7 @@
 //   initialises one), and otherwise only used through calls that keep it
 //   (forward, parameters(), train(), ...) in every method of the class.
 //
-// Anything else is unknown. Results are cached per translation unit.
+// Anything else is unknown. Results are cached in the Session.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +31,7 @@
 
 #include "../ApiModel.h"
 #include "Lattice.h"
+#include "Session.h"
 #include "clang/AST/DeclCXX.h"
 
 namespace clang::tidy::tensor::analysis {
@@ -41,15 +42,15 @@ const FieldDecl *thisMember(const Expr *E);
 
 /// A fixed Device member's value: symbolic, named after the member; unknown
 /// when \p F is not a fixed Device member.
-DeviceFact fixedDeviceMember(const FieldDecl *F, const ApiModel &Api);
+DeviceFact fixedDeviceMember(Session &S, const FieldDecl *F, const ApiModel &Api);
 
 /// What a fixed tensor member holds after construction; unknown when \p F
 /// is not one, or the constructors disagree.
-TensorFact fixedTensorMember(const FieldDecl *F, const ApiModel &Api);
+TensorFact fixedTensorMember(Session &S, const FieldDecl *F, const ApiModel &Api);
 
 /// Where a placed module member is, with the constructor's move as origin;
 /// unknown when \p F is not a placed module member.
-ModuleFact placedModuleMember(const FieldDecl *F, const ApiModel &Api);
+ModuleFact placedModuleMember(Session &S, const FieldDecl *F, const ApiModel &Api);
 
 /// A registered submodule: a module handle member that every constructor
 /// sets from `register_module(...)` and that no method moves or sets again.
@@ -62,8 +63,6 @@ bool isRegisteredSubmodule(const FieldDecl *F, const ApiModel &Api);
 const Expr *initialiserInEffect(const CXXConstructorDecl *Ctor,
                                 const FieldDecl *F, const ApiModel &Api);
 
-/// Forgets the cache (at the start of each translation unit).
-void resetMembers();
 
 } // namespace clang::tidy::tensor::analysis
 

@@ -15,22 +15,6 @@ namespace clang::tidy::tensor::analysis {
 namespace {
 
 /// What a user module's class guarantees of a fresh instance.
-struct Defaults {
-  bool Float32 = false;   // every parameter it makes is float32
-  bool OnCpu = false;     // and on the cpu (no move in a constructor)
-};
-
-struct ModulesCache {
-  std::map<std::pair<const CXXRecordDecl *, std::string>, Defaults> Classes;
-  std::map<std::tuple<const CXXRecordDecl *, int, std::string>, bool> Feeds;
-  unsigned Depth = 0;
-};
-
-ModulesCache &modulesCache() {
-  thread_local ModulesCache C;
-  return C;
-}
-
 // The construction an expression of module type is: `nn::Linear(4, 2)`,
 // `Net()`, `std::make_shared<NetImpl>()`; with the class it builds.
 const CXXConstructExpr *construction(const Expr *E) {
@@ -65,14 +49,14 @@ const CXXRecordDecl *madeShared(const Expr *E, const CallExpr *&Call) {
   return Args->get(0).getAsType()->getAsCXXRecordDecl();
 }
 
-Defaults userDefaults(const CXXRecordDecl *C, const ApiModel &Api);
+ModuleDefaults userDefaults(Session &S, const CXXRecordDecl *C, const ApiModel &Api);
 
 // Does \p E build a module whose parameters are all created by LibTorch's
 // layers (so on the cpu, in float32)? \p OnCpu is cleared when a user
 // module's constructor moves it; \p HasParams is set when it has any (a
 // loss or an activation has none, and so no device or dtype of its own).
 // \p First, when given, receives the class of a container's first layer.
-bool builtByDefault(const Expr *E, const ApiModel &Api, bool &OnCpu,
+bool builtByDefault(Session &S, const Expr *E, const ApiModel &Api, bool &OnCpu,
                     bool &HasParams, const CXXRecordDecl **First = nullptr) {
   const CXXRecordDecl *C = nullptr;
   llvm::SmallVector<const Expr *, 4> Args;
@@ -94,7 +78,7 @@ bool builtByDefault(const Expr *E, const ApiModel &Api, bool &OnCpu,
       if (!Api.isModuleHandleType(A->getType()))
         continue;
       const CXXRecordDecl *Layer = Api.moduleBehind(A->getType());
-      if (!builtByDefault(A, Api, OnCpu, HasParams))
+      if (!builtByDefault(S, A, Api, OnCpu, HasParams))
         return false;
       if (First && !Any)
         *First = Layer;
@@ -108,7 +92,7 @@ bool builtByDefault(const Expr *E, const ApiModel &Api, bool &OnCpu,
   }
   if (!Api.isModuleClass(C) || Api.isScriptModule(C))
     return false;
-  Defaults D = userDefaults(C, Api);
+  ModuleDefaults D = userDefaults(S, C, Api);
   OnCpu = OnCpu && D.OnCpu;
   HasParams |= D.Float32; // it has parameters, all float32
   return D.Float32;
@@ -133,8 +117,8 @@ bool defaultFloatFactory(const Expr *E, const ApiModel &Api) {
 // Scans a user module class's methods for what voids its defaults.
 class ClassScanner : public RecursiveASTVisitor<ClassScanner> {
 public:
-  ClassScanner(const ApiModel &Api, bool InConstructor)
-      : Api(Api), InConstructor(InConstructor) {}
+  ClassScanner(Session &S, const ApiModel &Api, bool InConstructor)
+      : S(S), Api(Api), InConstructor(InConstructor) {}
   bool Void = false;      // something this file cannot follow
   bool Moved = false;     // a constructor moves the module or a member
   unsigned Registered = 0;
@@ -158,7 +142,7 @@ public:
     case ApiModel::Registration::Module: {
       bool OnCpu = true, HasParams = false;
       if (MCE->getNumArgs() < 2 ||
-          !builtByDefault(MCE->getArg(1), Api, OnCpu, HasParams))
+          !builtByDefault(S, MCE->getArg(1), Api, OnCpu, HasParams))
         Void = true;
       Moved |= !OnCpu;
       Registered += HasParams;
@@ -181,13 +165,15 @@ public:
   }
 
 private:
+  Session &S;
   const ApiModel &Api;
   bool InConstructor;
 };
 
-Defaults computeDefaults(const CXXRecordDecl *C, const ApiModel &Api) {
-  Defaults D;
-  if (!C || !C->hasDefinition() || modulesCache().Depth > 4)
+ModuleDefaults computeDefaults(Session &S, const CXXRecordDecl *C,
+                               const ApiModel &Api) {
+  ModuleDefaults D;
+  if (!C || !C->hasDefinition() || S.Modules.Depth > 4)
     return D;
   C = C->getDefinition();
   bool AnyConstructor = false, Void = false, Moved = false;
@@ -201,14 +187,14 @@ Defaults computeDefaults(const CXXRecordDecl *C, const ApiModel &Api) {
       continue;
     const bool Ctor = isa<CXXConstructorDecl>(MD);
     AnyConstructor |= Ctor && !MD->isImplicit();
-    ++modulesCache().Depth;
-    ClassScanner Scanner(Api, Ctor);
+    ++S.Modules.Depth;
+    ClassScanner Scanner(S, Api, Ctor);
     Scanner.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
     if (const auto *CD = dyn_cast<CXXConstructorDecl>(Def))
       for (const CXXCtorInitializer *Init : CD->inits())
         if (Init->isWritten())
           Scanner.TraverseStmt(Init->getInit());
-    --modulesCache().Depth;
+    --S.Modules.Depth;
     Void |= Scanner.Void;
     Moved |= Scanner.Moved;
     Registered += Scanner.Registered;
@@ -227,20 +213,21 @@ Defaults computeDefaults(const CXXRecordDecl *C, const ApiModel &Api) {
   return D;
 }
 
-Defaults userDefaults(const CXXRecordDecl *C, const ApiModel &Api) {
+ModuleDefaults userDefaults(Session &S, const CXXRecordDecl *C, const ApiModel &Api) {
   auto Key = std::make_pair(C, Api.configurationKey());
-  auto &Classes = modulesCache().Classes;
+  auto &Classes = S.Modules.Classes;
   if (auto It = Classes.find(Key); It != Classes.end())
     return It->second;
-  Classes[Key] = Defaults(); // in progress: a cycle gives nothing
-  Defaults D = computeDefaults(C, Api);
+  Classes[Key] = ModuleDefaults(); // in progress: a cycle gives nothing
+  ModuleDefaults D = computeDefaults(S, C, Api);
   Classes[Key] = D;
   return D;
 }
 
 } // namespace
 
-ModuleFact createdModule(const Expr *E, QualType T, const ApiModel &Api) {
+ModuleFact createdModule(Session &S, const Expr *E, QualType T,
+                         const ApiModel &Api) {
   const CXXRecordDecl *C = Api.moduleBehind(T);
   ModuleFact M = ModuleFact::unknown();
   if (!C)
@@ -254,7 +241,7 @@ ModuleFact createdModule(const Expr *E, QualType T, const ApiModel &Api) {
     bool OnCpu = true, HasParams = false;
     const CXXRecordDecl *First = nullptr;
     if (!Api.isParameterizedBuiltinModule(C) &&
-        (!builtByDefault(E, Api, OnCpu, HasParams, &First) || !HasParams))
+        (!builtByDefault(S, E, Api, OnCpu, HasParams, &First) || !HasParams))
       return M;
     if (!OnCpu) {
       M.Type = DTypeFact::known(DType::Float32);
@@ -270,11 +257,11 @@ ModuleFact createdModule(const Expr *E, QualType T, const ApiModel &Api) {
   return M;
 }
 
-bool forwardFeedsParameterLayer(const CXXRecordDecl *Module, DType D,
+bool forwardFeedsParameterLayer(Session &S, const CXXRecordDecl *Module, DType D,
                                 ASTContext &Ctx, const ApiModel &Api) {
   auto CacheKey =
       std::make_tuple(Module, static_cast<int>(D), Api.configurationKey());
-  auto &Feeds = modulesCache().Feeds;
+  auto &Feeds = S.Modules.Feeds;
   if (auto It = Feeds.find(CacheKey); It != Feeds.end())
     return It->second;
   Feeds[CacheKey] = false;
@@ -292,23 +279,19 @@ bool forwardFeedsParameterLayer(const CXXRecordDecl *Module, DType D,
     In.Type = DTypeFact::known(D);
     Seed.Tensors[Key(Input)] = In;
     const FunctionFacts *F = analyzeIn(
-        Def, Ctx, Api, &Seed, "feeds:" + std::to_string(static_cast<int>(D)));
+        S, Def, Ctx, Api, &Seed, "feeds:" + std::to_string(static_cast<int>(D)));
     if (!F || !F->Complete)
       continue;
-    for (const Site &S : F->Sites)
-      if (S.K == Site::ModuleCall && !S.Operands.empty() && S.ModuleExpr &&
-          thisMember(S.ModuleExpr) &&
-          Api.takesParameterDtypeInput(S.ModuleClass) &&
-          S.Operands.front().Fact.Type == DTypeFact::known(D))
+    for (const Site &Call : F->Sites)
+      if (Call.K == Site::ModuleCall && !Call.Operands.empty() &&
+          Call.ModuleExpr && thisMember(Call.ModuleExpr) &&
+          Api.takesParameterDtypeInput(Call.ModuleClass) &&
+          Call.Operands.front().Fact.Type == DTypeFact::known(D))
         Found = true;
   }
   Feeds[CacheKey] = Found;
   return Found;
 }
 
-void resetModules() {
-  modulesCache().Classes.clear();
-  modulesCache().Feeds.clear();
-}
 
 } // namespace clang::tidy::tensor::analysis

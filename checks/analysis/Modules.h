@@ -20,6 +20,7 @@
 
 #include "../ApiModel.h"
 #include "Lattice.h"
+#include "Session.h"
 
 namespace clang::tidy::tensor::analysis {
 
@@ -27,16 +28,14 @@ namespace clang::tidy::tensor::analysis {
 /// construction (`nn::Linear(4, 2)`, `Net()`, `nn::Sequential(a, b)`), or
 /// std::make_shared of a module class. Created on the cpu in float32 (with
 /// \p E as origin) when the rules above say so; unknown otherwise.
-ModuleFact createdModule(const Expr *E, QualType T, const ApiModel &Api);
+ModuleFact createdModule(Session &S, const Expr *E, QualType T,
+                         const ApiModel &Api);
 
 /// Whether \p Module's forward() passes its first tensor argument, with
 /// dtype \p D unchanged, to a built-in layer member that computes in its
 /// parameters' dtype.
-bool forwardFeedsParameterLayer(const CXXRecordDecl *Module, DType D,
+bool forwardFeedsParameterLayer(Session &S, const CXXRecordDecl *Module, DType D,
                                 ASTContext &Ctx, const ApiModel &Api);
-
-/// Forgets the cache (at the start of each translation unit).
-void resetModules();
 
 } // namespace clang::tidy::tensor::analysis
 

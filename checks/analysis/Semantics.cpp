@@ -80,7 +80,7 @@ DeviceFact FunctionAnalyzer::evalDevice(const Expr *E) {
     // them, what its initialiser gave it.
     if (const FieldDecl *F = thisMember(E)) {
       if (!inConstructorOf(F))
-        return fixedDeviceMember(F, Api);
+        return fixedDeviceMember(State, F, Api);
       if (const Expr *Init = initialiserInEffect(
               cast<CXXConstructorDecl>(Fn), F, Api)) {
         E = Init;
@@ -696,7 +696,7 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
     TensorFact R;
     R.Device = DeviceFact::cpu();
     R.Type = K == ApiModel::FactoryKind::DefaultFloat
-                 ? (defaultFloatKnown() ? DTypeFact::known(DType::Float32)
+                 ? (State.DefaultFloatKnown ? DTypeFact::known(DType::Float32)
                                               : DTypeFact::unknown())
                  : K == ApiModel::FactoryKind::Long
                        ? DTypeFact::known(DType::Int64)
@@ -718,7 +718,7 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
         else if (Leaf->isFloatingType() &&
                  (Leaf->isSpecificBuiltinType(BuiltinType::Float) ||
                   Leaf->isSpecificBuiltinType(BuiltinType::Double)))
-          R.Type = defaultFloatKnown() ? DTypeFact::known(DType::Float32)
+          R.Type = State.DefaultFloatKnown ? DTypeFact::known(DType::Float32)
                                        : DTypeFact::unknown();
         else if (Leaf->isIntegerType() && !Leaf->isCharType() &&
                  Ctx.getTypeSize(Leaf) >= 32)
@@ -1006,7 +1006,7 @@ TensorFact FunctionAnalyzer::evalTensor(const Expr *E) {
   }
   // mean_ of a class whose constructors alone set it.
   if (const FieldDecl *F = thisMember(E); F && !inConstructorOf(F))
-    return fixedTensorMember(F, Api);
+    return fixedTensorMember(State, F, Api);
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     // batch[i].data: a tensor of a data loader's batch.
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
@@ -1042,7 +1042,7 @@ ModuleFact FunctionAnalyzer::evalModule(const Expr *E) {
     // method followed from a caller that knows the module, a registered
     // submodule, which is where its module is.
     if (const FieldDecl *F = thisMember(E); F && !inConstructorOf(F)) {
-      ModuleFact M = placedModuleMember(F, Api);
+      ModuleFact M = placedModuleMember(State, F, Api);
       if (M.Device.Kind == FactKind::Unknown && Seed &&
           Seed->This.Device.Kind != FactKind::Unreached && !movesItself() &&
           isRegisteredSubmodule(F, Api))
@@ -1098,7 +1098,7 @@ ModuleFact FunctionAnalyzer::loadedModule(const CallExpr *CE) {
 // a loss built with `.weight(w)` holds w as a buffer, an Embedding built
 // with `._weight(w)` holds w as its weight, so the module is where w is.
 ModuleFact FunctionAnalyzer::builtModule(const Expr *E) {
-  ModuleFact M = createdModule(E, E->getType(), Api);
+  ModuleFact M = createdModule(State, E, E->getType(), Api);
   const auto *CE = dyn_cast_or_null<CXXConstructExpr>(strip(E));
   if (!CE || !Api.isBuiltinModule(Api.moduleBehind(E->getType())))
     return M;

@@ -35,7 +35,7 @@ FunctionFacts FunctionAnalyzer::run() {
                                          Opts);
   if (!G)
     return Result;
-  Body = scanBody(Fn, Api);
+  Body = scanBody(State, Fn, Api);
 
   // Parameters: tensors and modules unknown, devices and dtypes symbolic.
   Env Entry;

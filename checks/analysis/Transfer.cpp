@@ -30,7 +30,7 @@ void FunctionAnalyzer::declare(const VarDecl *VD) {
   } else if (Api.isModuleHandleType(T)) {
     // Another handle's module, one built here (Modules.h), or what a
     // helper function returns.
-    Cur.Modules[VD] = Init ? evalModule(Init) : createdModule(nullptr, T, Api);
+    Cur.Modules[VD] = Init ? evalModule(Init) : createdModule(State, nullptr, T, Api);
   } else if (Api.isInputVector(T.getUnqualifiedType())) {
     // A vector of tensors (or of IValues, a TorchScript call's inputs):
     // one fact for all its elements, unreached while it is empty.
@@ -145,7 +145,7 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     if (Repeats)
       if (const FieldDecl *F = thisMember(ModuleE);
           F && isRegisteredSubmodule(F, Api) &&
-          placedModuleMember(F, Api).Device.Kind == FactKind::Unknown)
+          placedModuleMember(State, F, Api).Device.Kind == FactKind::Unknown)
         S.Module = ModuleFact::unknown(); // the output stays where it is known
     S.ModuleClass = Api.moduleBehind(throughDeref(ModuleE)->getType());
     S.Operands.push_back({Input, evalTensor(Input)});

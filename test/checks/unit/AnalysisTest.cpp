@@ -39,8 +39,8 @@ protected:
     if (Found.empty())
       return Nothing;
     const auto *Fn = Found[0].getNodeAs<FunctionDecl>("f");
-    DeviceDtypeAnalysis::reset();
-    return DeviceDtypeAnalysis::analyze(Fn, Ctx, Api);
+    Analysis.reset();
+    return Analysis.analyze(Fn, Ctx, Api);
   }
 
   /// What `f` returns.
@@ -51,9 +51,25 @@ protected:
   }
 
   ApiModel Api;
+  DeviceDtypeAnalysis Analysis;
   std::unique_ptr<ASTUnit> AST;
   FunctionFacts Nothing;
 };
+
+// The checks of one translation unit (one ClangTidyContext) share one
+// analysis while any of them is alive; another context gets its own.
+TEST(AnalysisSharing, OneAnalysisPerOwnerWhileHeld) {
+  int ContextA = 0, ContextB = 0;
+  std::shared_ptr<DeviceDtypeAnalysis> First = DeviceDtypeAnalysis::shared(&ContextA);
+  std::shared_ptr<DeviceDtypeAnalysis> Second = DeviceDtypeAnalysis::shared(&ContextA);
+  std::shared_ptr<DeviceDtypeAnalysis> Other = DeviceDtypeAnalysis::shared(&ContextB);
+  EXPECT_EQ(First.get(), Second.get());
+  EXPECT_NE(First.get(), Other.get());
+  std::weak_ptr<DeviceDtypeAnalysis> Gone = First;
+  First.reset();
+  Second.reset();
+  EXPECT_TRUE(Gone.expired()); // no one else keeps it alive
+}
 
 // --- Factories and conversions ------------------------------------------------
 

@@ -1,0 +1,100 @@
+//===--- Session.h - The analysis' state for one translation unit ---------===//
+//
+// Everything the device/dtype analysis keeps beyond one function's analysis:
+// the facts of each function body (per calling context), the summaries of
+// which parameters a callee may change, what a class's members hold, what a
+// module class builds. All of it is keyed by declarations of one AST, so it
+// lives exactly as long as one translation unit's checks: DeviceDtypeAnalysis
+// owns one Session, and the checks of a translation unit share that analysis
+// (SiteCheck). The functions of Escapes.h, Members.h and Modules.h take the
+// Session they read and fill, as clang's dataflow models take their
+// environment: no state outlives its owner.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSOR_TIDY_CHECKS_ANALYSIS_SESSION_H
+#define TENSOR_TIDY_CHECKS_ANALYSIS_SESSION_H
+
+#include "Lattice.h"
+#include "clang/AST/DeclCXX.h"
+#include "llvm/ADT/DenseSet.h"
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+
+namespace clang::tidy::tensor {
+struct FunctionFacts;
+
+namespace analysis {
+
+/// Escapes.cpp: per function and API configuration, the parameters it may
+/// change (nullopt while being computed: a recursive call), and per method
+/// whether it may change its object.
+struct EscapeState {
+  std::map<std::pair<const FunctionDecl *, std::string>,
+           std::optional<llvm::DenseSet<const ParmVarDecl *>>>
+      Changed;
+  std::map<std::pair<const FunctionDecl *, std::string>, std::optional<bool>>
+      ChangesThis;
+  unsigned Depth = 0;
+};
+
+/// Members.cpp: what a member holds in every method but its constructors,
+/// per member and API configuration.
+struct MemberState {
+  using Key = std::pair<const FieldDecl *, std::string>;
+  std::map<Key, DeviceFact> Devices;
+  std::map<Key, ModuleFact> Modules;
+  std::map<Key, TensorFact> Tensors;
+};
+
+/// Modules.cpp: what a user module class's constructors build.
+struct ModuleDefaults {
+  bool Float32 = false; // every parameter it makes is float32
+  bool OnCpu = false;   // and on the cpu (no move in a constructor)
+};
+struct ModuleState {
+  std::map<std::pair<const CXXRecordDecl *, std::string>, ModuleDefaults>
+      Classes;
+  std::map<std::tuple<const CXXRecordDecl *, int, std::string>, bool> Feeds;
+  unsigned Depth = 0;
+};
+
+/// DeviceDtypeAnalysis.cpp: the facts of each function body, per API
+/// configuration and calling context (null while being analysed).
+struct FactsState {
+  std::map<std::tuple<const FunctionDecl *, std::string, std::string>,
+           std::unique_ptr<FunctionFacts>>
+      Facts;
+  unsigned Depth = 0;    // analyses in progress, nested
+  unsigned Contexts = 0; // analyses with a context so far
+};
+
+/// The analysis' state for one translation unit.
+class Session {
+public:
+  Session();
+  ~Session();
+  Session(const Session &) = delete;
+  Session &operator=(const Session &) = delete;
+
+  FactsState Functions;
+  EscapeState Escapes;
+  MemberState Members;
+  ModuleState Modules;
+  /// Whether factories without a dtype give float32 in this translation
+  /// unit (DeviceDtypeAnalysis::setDefaultFloatKnown), and whether that
+  /// was decided yet.
+  bool DefaultFloatKnown = true;
+  bool DefaultFloatDecided = false;
+
+  /// Forgets everything: a new translation unit starts.
+  void reset();
+};
+
+} // namespace analysis
+} // namespace clang::tidy::tensor
+
+#endif // TENSOR_TIDY_CHECKS_ANALYSIS_SESSION_H
