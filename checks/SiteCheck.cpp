@@ -173,7 +173,8 @@ void SiteCheck::noteDeviceOrigin(const Operand &O, ASTContext &Ctx) {
     break;
   case Origin::Result: How = "computed here"; break;
   case Origin::ModuleMoved:
-  case Origin::ModuleCreated: How = "output of a module placed here"; break;
+  case Origin::ModuleCreated:
+  case Origin::ModuleLoaded: How = "output of a module placed here"; break;
   default: return;
   }
   diag(Ctx.getSourceManager().getExpansionLoc(Or.Loc), "%0: %1",
@@ -200,6 +201,9 @@ void SiteCheck::noteModuleDevice(const Expr *Module, const ModuleFact &M,
   SourceLocation Loc = Ctx.getSourceManager().getExpansionLoc(M.DeviceOrigin.Loc);
   if (M.DeviceOrigin.How == Origin::ModuleMoved)
     diag(Loc, "%0 was moved to %1 here", DiagnosticIDs::Note)
+        << moduleName(Module, Ctx) << M.Device.describe();
+  else if (M.DeviceOrigin.How == Origin::ModuleLoaded)
+    diag(Loc, "%0 was loaded onto %1 here", DiagnosticIDs::Note)
         << moduleName(Module, Ctx) << M.Device.describe();
   else
     diag(Loc, "%0 is on %1: created here", DiagnosticIDs::Note)

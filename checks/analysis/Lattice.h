@@ -33,7 +33,7 @@ enum class FactKind : uint8_t { Unreached, Known, Symbolic, Unknown };
 struct Origin {
   SourceLocation Loc;
   enum Why : uint8_t { None, Created, Moved, Converted, Batch, ModuleMoved,
-                       ModuleCreated, Result } How = None;
+                       ModuleCreated, ModuleLoaded, Result } How = None;
   bool valid() const { return Loc.isValid() && How != None; }
 };
 

@@ -1088,7 +1088,7 @@ ModuleFact FunctionAnalyzer::loadedModule(const CallExpr *CE) {
     M.Device = evalDevice(Device);
     if (M.Device.Kind == FactKind::Unknown)
       return ModuleFact::unknown();
-    M.DeviceOrigin = {CE->getExprLoc(), Origin::ModuleCreated};
+    M.DeviceOrigin = {CE->getExprLoc(), Origin::ModuleLoaded};
     return M;
   }
   return ModuleFact::unknown();

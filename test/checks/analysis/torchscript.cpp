@@ -45,7 +45,7 @@ torch::Tensor loaded_onto_device(const std::string &path) {
   return module.forward({torch::ones({1, 3, 224, 224})}).toTensor();
   // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: input 'torch::ones({1, 3, 224, 224})' is on cpu but 'module' is on cuda [tensor-unmoved-input]
   // CHECK-MESSAGES: :[[@LINE-2]]:26: note: 'torch::ones({1, 3, 224, 224})' is on cpu: created here
-  // CHECK-MESSAGES: :[[@LINE-4]]:31: note: 'module' is on cuda: created here
+  // CHECK-MESSAGES: :[[@LINE-4]]:31: note: 'module' was loaded onto cuda here
 }
 
 torch::Tensor clean_loaded(const std::string &path, torch::Device device) {
