@@ -685,7 +685,8 @@ AtenSemantics::byName(const FunctionDecl *FD, llvm::StringRef Op, bool IsMethod,
       break;
     ++Droppable;
   }
-  const OpSchema *S = builtinSchema(Op, Pattern, Droppable);
+  unsigned Covered = 0;
+  const OpSchema *S = builtinSchema(Op, Pattern, Droppable, &Covered);
   if (!S) {
     ByNameCache[FD] = nullptr;
     return nullptr;
@@ -694,7 +695,8 @@ AtenSemantics::byName(const FunctionDecl *FD, llvm::StringRef Op, bool IsMethod,
   llvm::SmallVector<ArgumentRole, 6> Roles(1 + FD->getNumParams());
   unsigned Next = 0; // the schema's argument for the next position
   for (unsigned P = IsMethod ? 0 : 1; P < Roles.size(); ++P) {
-    if (Next >= S->Arguments.size())
+    // Past what the schema covers: the API's own parameters (SourceLoc).
+    if (Next >= S->Arguments.size() || Next >= Covered)
       break;
     Roles[P] = ByArgument[Next++];
     if (P > 0 && (Roles[P].K == ArgumentRole::Device ||
@@ -722,7 +724,8 @@ llvm::ArrayRef<const char *> AtenSemantics::builtinSchemaTexts() {
 
 const OpSchema *AtenSemantics::builtinSchema(llvm::StringRef Op,
                                              llvm::ArrayRef<bool> TensorArguments,
-                                             unsigned Droppable) {
+                                             unsigned Droppable,
+                                             unsigned *CoveredOut) {
   static const BuiltinTable Table;
   auto It = Table.ByName.find(Op);
   if (It == Table.ByName.end())
@@ -735,14 +738,19 @@ const OpSchema *AtenSemantics::builtinSchema(llvm::StringRef Op,
   const OpSchema *Best = nullptr;
   size_t BestCovered = 0;
   const size_t Required = TensorArguments.size() - std::min<size_t>(Droppable, TensorArguments.size());
-  // Whether S takes the first Covered arguments, the rest defaulted.
+  // Whether S takes the first Covered arguments, the rest defaulted. A
+  // droppable (defaulted) C++ parameter may only stand for an argument
+  // that has a default too: tt's max(self, loc) is max(Tensor), not
+  // max.dim with loc as its dim.
   auto Matches = [&](const OpSchema &S, size_t Covered) {
     for (unsigned I = 0; I < S.Arguments.size(); ++I) {
       const OpSchema::Argument &A = S.Arguments[I];
       const bool Tensor = A.Ty == OpSchema::Type::Tensor ||
                           A.Ty == OpSchema::Type::TensorList;
-      if (I < Covered ? Tensor != TensorArguments[I]
-                      : !(A.HasDefault || A.Optional))
+      const bool Defaulted = A.HasDefault || A.Optional;
+      if (I < Covered ? Tensor != TensorArguments[I] ||
+                            (I >= Required && !Defaulted)
+                      : !Defaulted)
         return false;
     }
     return true;
@@ -761,6 +769,8 @@ const OpSchema *AtenSemantics::builtinSchema(llvm::StringRef Op,
         break;
     }
   }
+  if (CoveredOut)
+    *CoveredOut = static_cast<unsigned>(BestCovered);
   return Best;
 }
 

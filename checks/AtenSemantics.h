@@ -147,10 +147,11 @@ public:
   /// whose tensor arguments match \p TensorArguments (by position, `self`
   /// first for methods), or null. The last \p Droppable of them are
   /// defaulted non-tensors that need not be the op's (tt's SourceLoc); of
-  /// the overloads that match, the one covering the most arguments wins.
+  /// the overloads that match, the one covering the most arguments wins
+  /// (how many, in \p Covered).
   static const OpSchema *
   builtinSchema(llvm::StringRef Op, llvm::ArrayRef<bool> TensorArguments,
-                unsigned Droppable = 0);
+                unsigned Droppable = 0, unsigned *Covered = nullptr);
 
   /// The texts of the built-in schemas (for the tests).
   static llvm::ArrayRef<const char *> builtinSchemaTexts();

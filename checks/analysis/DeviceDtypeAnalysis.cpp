@@ -26,6 +26,7 @@ void Session::reset() {
   Members.Devices.clear();
   Members.Modules.clear();
   Members.Tensors.clear();
+  Members.Registered.clear();
   Modules.Classes.clear();
   Modules.Feeds.clear();
   DefaultFloatKnown = true;

@@ -565,6 +565,10 @@ bool mayChangeThis(Session &S, const CXXMethodDecl *MD, const ApiModel &Api) {
 
 } // namespace
 
+bool mayMoveItsModule(Session &S, const CXXMethodDecl *MD, const ApiModel &Api) {
+  return MD && mayChangeThis(S, MD, Api);
+}
+
 bool forwardConvertsInput(const CXXRecordDecl *Module, const ApiModel &Api) {
   for (const CXXMethodDecl *MD : Api.forwardMethods(Module)) {
     const FunctionDecl *Def = nullptr;

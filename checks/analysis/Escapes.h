@@ -75,6 +75,12 @@ const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api);
 bool mayChangeParam(Session &S, const FunctionDecl *Def, const ParmVarDecl *Param,
                     const ApiModel &Api);
 
+/// May \p MD, a method of a module class, move its module or a module
+/// member, directly or through the methods it calls on its object (a body
+/// that hands out `*this` counts)? False for a method whose body is not in
+/// this translation unit. Cached in \p S.
+bool mayMoveItsModule(Session &S, const CXXMethodDecl *MD, const ApiModel &Api);
+
 /// Does the module class's own forward() convert its input (`x.to(...)`,
 /// `x.cuda()`, `x.half()`, ... on its first tensor parameter, directly or
 /// after other tensor methods)? Then an input on another device or dtype is

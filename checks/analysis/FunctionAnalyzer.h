@@ -74,7 +74,6 @@ private:
   /// Whether this method moves or casts its own module (`to(device)` on
   /// `this`), which the caller's view of the module would miss.
   bool movesItself();
-  std::optional<bool> MovesItself;
   /// The facts of a std::tuple or std::pair value's elements (tensors; other
   /// elements unknown), or nullopt when not known.
   std::optional<llvm::SmallVector<TensorFact, 4>> evalTuple(const Expr *E);

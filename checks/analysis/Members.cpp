@@ -417,7 +417,8 @@ TensorFact fixedTensorMember(Session &S, const FieldDecl *F, const ApiModel &Api
   return cached(S, S.Members.Tensors, F, Api, computeFixedTensor);
 }
 
-bool isRegisteredSubmodule(const FieldDecl *F, const ApiModel &Api) {
+namespace {
+bool computeRegisteredSubmodule(const FieldDecl *F, const ApiModel &Api) {
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
   llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
   llvm::SmallVector<const FunctionDecl *, 8> Others;
@@ -484,6 +485,16 @@ bool isRegisteredSubmodule(const FieldDecl *F, const ApiModel &Api) {
       return false;
   }
   return true;
+}
+
+} // namespace
+
+bool isRegisteredSubmodule(Session &S, const FieldDecl *F, const ApiModel &Api) {
+  MemberKey Key{F, Api.configurationKey()};
+  auto It = S.Members.Registered.find(Key);
+  if (It == S.Members.Registered.end())
+    It = S.Members.Registered.emplace(Key, computeRegisteredSubmodule(F, Api)).first;
+  return It->second;
 }
 
 ModuleFact placedModuleMember(Session &S, const FieldDecl *F, const ApiModel &Api) {

@@ -55,7 +55,7 @@ ModuleFact placedModuleMember(Session &S, const FieldDecl *F, const ApiModel &Ap
 /// A registered submodule: a module handle member that every constructor
 /// sets from `register_module(...)` and that no method moves or sets again.
 /// Module::to moves and casts it with its module.
-bool isRegisteredSubmodule(const FieldDecl *F, const ApiModel &Api);
+bool isRegisteredSubmodule(Session &S, const FieldDecl *F, const ApiModel &Api);
 
 /// The initialiser \p Ctor gives member \p F when its body then leaves
 /// the member alone (`device_(device)`, and no assignment or non-const use

@@ -257,6 +257,15 @@ ModuleFact createdModule(Session &S, const Expr *E, QualType T,
   return M;
 }
 
+bool buildsParameters(Session &S, const CXXRecordDecl *C, const ApiModel &Api) {
+  if (!C)
+    return false;
+  if (Api.isBuiltinModule(C))
+    return Api.isParameterizedBuiltinModule(C);
+  return Api.isModuleClass(C) && !Api.isScriptModule(C) &&
+         !Api.isContainerModule(C) && userDefaults(S, C, Api).Float32;
+}
+
 bool forwardFeedsParameterLayer(Session &S, const CXXRecordDecl *Module, DType D,
                                 ASTContext &Ctx, const ApiModel &Api) {
   auto CacheKey =

@@ -31,6 +31,12 @@ namespace clang::tidy::tensor::analysis {
 ModuleFact createdModule(Session &S, const Expr *E, QualType T,
                          const ApiModel &Api);
 
+/// Whether a module of class \p C holds parameters of its own when built:
+/// LibTorch's parameterized layers, and a user module class whose
+/// constructors register such layers or parameters (createdModule's rule).
+/// False for activations, losses, containers and anything not known.
+bool buildsParameters(Session &S, const CXXRecordDecl *C, const ApiModel &Api);
+
 /// Whether \p Module's forward() passes its first tensor argument, with
 /// dtype \p D unchanged, to a built-in layer member that computes in its
 /// parameters' dtype.

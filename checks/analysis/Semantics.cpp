@@ -1042,10 +1042,13 @@ ModuleFact FunctionAnalyzer::evalModule(const Expr *E) {
     // method followed from a caller that knows the module, a registered
     // submodule, which is where its module is.
     if (const FieldDecl *F = thisMember(E); F && !inConstructorOf(F)) {
+      // Only a submodule with parameters of its own moves with its module
+      // (a ReLU or a loss without weights has no device).
       ModuleFact M = placedModuleMember(State, F, Api);
       if (M.Device.Kind == FactKind::Unknown && Seed &&
           Seed->This.Device.Kind != FactKind::Unreached && !movesItself() &&
-          isRegisteredSubmodule(F, Api))
+          isRegisteredSubmodule(State, F, Api) &&
+          buildsParameters(State, Api.moduleBehind(F->getType()), Api))
         return Seed->This;
       return M;
     }
@@ -1129,25 +1132,8 @@ ModuleFact FunctionAnalyzer::builtModule(const Expr *E) {
 }
 
 bool FunctionAnalyzer::movesItself() {
-  if (MovesItself)
-    return *MovesItself;
-  class Finder : public RecursiveASTVisitor<Finder> {
-  public:
-    explicit Finder(const ApiModel &Api) : Api(Api) {}
-    bool Found = false;
-    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
-      Found |= Api.isModuleMove(MCE->getMethodDecl()) &&
-               isa<CXXThisExpr>(strip(MCE->getImplicitObjectArgument()));
-      return !Found;
-    }
-
-  private:
-    const ApiModel &Api;
-  };
-  Finder F(Api);
-  F.TraverseStmt(const_cast<Stmt *>(Fn->getBody()));
-  MovesItself = F.Found;
-  return F.Found;
+  // Through the methods it calls too (a helper `to_cpu()`): Escapes.h.
+  return mayMoveItsModule(State, dyn_cast<CXXMethodDecl>(Fn), Api);
 }
 
 bool FunctionAnalyzer::isModuleCall(const CallExpr *CE, const Expr *&ModuleE,

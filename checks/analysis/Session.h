@@ -48,6 +48,7 @@ struct MemberState {
   std::map<Key, DeviceFact> Devices;
   std::map<Key, ModuleFact> Modules;
   std::map<Key, TensorFact> Tensors;
+  std::map<Key, bool> Registered; // isRegisteredSubmodule
 };
 
 /// Modules.cpp: what a user module class's constructors build.

@@ -144,7 +144,7 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     const bool Repeats = Seed && Seed->ThisJudged;
     if (Repeats)
       if (const FieldDecl *F = thisMember(ModuleE);
-          F && isRegisteredSubmodule(F, Api) &&
+          F && isRegisteredSubmodule(State, F, Api) &&
           placedModuleMember(State, F, Api).Device.Kind == FactKind::Unknown)
         S.Module = ModuleFact::unknown(); // the output stays where it is known
     S.ModuleClass = Api.moduleBehind(throughDeref(ModuleE)->getType());

@@ -73,3 +73,44 @@ void unknown_module(Encoder &enc, torch::Tensor x) {
   auto y = enc(x);
   (void)y;
 }
+
+// Submodules without parameters (an activation, a loss without weights) have
+// no device of their own: a method that feeds them cpu tensors is fine.
+struct HeadsImpl : torch::nn::Module {
+  HeadsImpl()
+      : fc(register_module("fc", torch::nn::Linear(4, 2))),
+        sm(register_module("sm", torch::nn::Softmax(1))),
+        ce(register_module("ce", torch::nn::CrossEntropyLoss())) {}
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::Tensor probs(torch::Tensor l) { return sm(l.cpu()); }
+  torch::Tensor loss(torch::Tensor o, torch::Tensor y) { return ce(o.cpu(), y.cpu()); }
+  torch::nn::Linear fc;
+  torch::nn::Softmax sm;
+  torch::nn::CrossEntropyLoss ce;
+};
+TORCH_MODULE(Heads);
+
+// A method that moves its module through a helper: its layers are then
+// where the helper put them, not where the caller's module was.
+struct MovableImpl : torch::nn::Module {
+  MovableImpl() : fc(register_module("fc", torch::nn::Linear(4, 2))) {}
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  void to_cpu() { to(torch::kCPU); }
+  torch::Tensor infer(torch::Tensor x) {
+    to_cpu();
+    return fc(x.cpu());
+  }
+  torch::nn::Linear fc;
+};
+TORCH_MODULE(Movable);
+
+void parameterless_and_self_moving(torch::Tensor o, torch::Tensor y) {
+  Heads h;
+  h->to(torch::kCUDA);
+  auto p = h->probs(o);
+  auto l = h->loss(o, y);
+  Movable m;
+  m->to(torch::kCUDA);
+  auto r = m->infer(o);
+  (void)p, (void)l, (void)r;
+}

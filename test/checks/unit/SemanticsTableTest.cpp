@@ -116,6 +116,13 @@ TEST(AtenSemanticsTest, OverloadsByArgumentsKeywordOnesIncluded) {
   ASSERT_TRUE(WithLoc);
   EXPECT_EQ(WithLoc->Overload, "dim_IntList");
   EXPECT_FALSE(AtenSemantics::builtinSchema("sum", {true, false, false, false, false}, 0));
+  // ...and stands only for an argument with a default: tt's max(self, loc)
+  // is max(Tensor), not max.dim with loc as its dim.
+  unsigned Covered = 0;
+  const OpSchema *Max = AtenSemantics::builtinSchema("max", {true, false}, 1, &Covered);
+  ASSERT_TRUE(Max);
+  EXPECT_EQ(Max->Overload, "");
+  EXPECT_EQ(Covered, 1u);
   // An out= overload needs its out tensor: sum(dim, keepdim) is not it.
   EXPECT_FALSE(AtenSemantics::builtinSchema("sum", {true, false, false})->isOut());
 }
