@@ -695,8 +695,9 @@ AtenSemantics::byName(const FunctionDecl *FD, llvm::StringRef Op, bool IsMethod,
   llvm::SmallVector<ArgumentRole, 6> Roles(1 + FD->getNumParams());
   unsigned Next = 0; // the schema's argument for the next position
   for (unsigned P = IsMethod ? 0 : 1; P < Roles.size(); ++P) {
-    // Past what the schema covers: the API's own parameters (SourceLoc).
-    if (Next >= S->Arguments.size() || Next >= Covered)
+    // Past what the schema covers (never more than its arguments): the
+    // API's own parameters (SourceLoc).
+    if (Next >= Covered)
       break;
     Roles[P] = ByArgument[Next++];
     if (P > 0 && (Roles[P].K == ArgumentRole::Device ||

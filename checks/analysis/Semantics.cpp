@@ -1052,19 +1052,19 @@ ModuleFact FunctionAnalyzer::evalModule(const Expr *E) {
         return Seed->This;
       return M;
     }
-    // A helper that builds and returns a module: what it returns.
-    if (const auto *CE = dyn_cast_or_null<CallExpr>(strip(E)))
+    if (const auto *CE = dyn_cast_or_null<CallExpr>(strip(E))) {
+      // A helper that builds and returns a module: what it returns.
       if (const FunctionDecl *Def = userCallee(CE, Api)) {
         const FunctionFacts *F = follow(CE, Def);
         return F && F->Complete && F->ReturnsModule.Device.Kind != FactKind::Unreached
                    ? F->ReturnsModule
                    : ModuleFact::unknown();
       }
-    // torch::jit::load(path, device): its tensors are on that device. (Without
-    // one, they are where they were saved: not known.)
-    if (const auto *CE = dyn_cast_or_null<CallExpr>(strip(E));
-        CE && Api.isScriptLoad(CE->getDirectCallee()))
-      return loadedModule(CE);
+      // torch::jit::load(path, device): its tensors are on that device.
+      // (Without one, they are where they were saved: not known.)
+      if (Api.isScriptLoad(CE->getDirectCallee()))
+        return loadedModule(CE);
+    }
     // A module built here.
     return E ? builtModule(E) : ModuleFact::unknown();
   }
