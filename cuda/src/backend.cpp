@@ -8,13 +8,17 @@
 #include "check.h"
 #include "device_context.h"
 #include "kernel_table.h"
+#include "pinned_host_allocator.h"
 #include "tt/backend.h"
 
 namespace tt::cuda_backend {
 
 namespace {
 
+// Page-locked host memory: tt's own pinned blocks are known without asking
+// the driver; anything else (memory a program pinned itself) is asked about.
 bool is_pinned_host(const void* p) {
+  if (pinned_contains(p)) return true;
   cudaPointerAttributes attr{};
   if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -66,20 +70,11 @@ class CudaBackend final : public Backend {
     if (!async) TT_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
   }
 
-  void* allocate_pinned(size_t nbytes) override {
-    void* p = nullptr;
-    TT_CUDA_CHECK(cudaHostAlloc(&p, nbytes == 0 ? 1 : nbytes, cudaHostAllocDefault));
-    return p;
-  }
-  // A non_blocking copy to or from p may still be queued on any device's
-  // stream. cudaFreeHost's own synchronisation is not documented (NVIDIA:
-  // undocumented blocking "should not be relied upon"), so wait for tt's
-  // streams first: the copies were queued there.
-  void deallocate_pinned(void* p, size_t) noexcept override {
-    if (!p) return;
-    synchronize_all_streams();
-    if (cudaFreeHost(p) != cudaSuccess) (void)cudaGetLastError();
-  }
+  // Cached (pinned_host_allocator.h): a freed block is reused once the work
+  // queued before its free has finished, so neither allocating nor freeing
+  // a pinned batch waits for the device.
+  void* allocate_pinned(size_t nbytes) override { return pinned_allocate(nbytes == 0 ? 1 : nbytes); }
+  void deallocate_pinned(void* p, size_t) noexcept override { pinned_free(p); }
   bool host_accessible() const override { return false; }
   const char* name() const override { return "cuda"; }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "check.h"
+#include "deferred_checks.h"
 #include "tt/cuda/stream.h"
 #include "tt/errors.h"
 
@@ -79,6 +80,15 @@ DeviceContext& context(int index) {
   return ctx;
 }
 
+std::vector<DeviceContext*> started_contexts() {
+  std::vector<DeviceContext*> started;
+  for (auto& ctx : all_contexts()) {
+    std::lock_guard<std::mutex> lock(ctx->mu);
+    if (ctx->stream) started.push_back(ctx.get());
+  }
+  return started;
+}
+
 void synchronize_all_streams() noexcept {
   for (auto& ctx : all_contexts()) {
     cudaStream_t stream = nullptr;
@@ -106,6 +116,9 @@ cublasHandle_t cublas_handle(DeviceContext& ctx) {
 }
 
 DeviceGuard::DeviceGuard(int index) {
+  // One device: it is current on every thread, and an invalid index was
+  // refused by context() before any guard is made for it.
+  if (all_contexts().size() == 1 && index == 0) return;
   TT_CUDA_CHECK(cudaGetDevice(&previous_));
   if (previous_ != index) TT_CUDA_CHECK(cudaSetDevice(index));
   else previous_ = -1;
@@ -132,7 +145,9 @@ cudaStream_t current_stream(int index) { return cuda_backend::context(index).str
 
 void synchronize(int index) {
   auto& ctx = cuda_backend::context(index);
+  const unsigned long ticket = detail::deferred_check_ticket();
   TT_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+  detail::run_deferred_checks(Device(kCUDA, index), ticket);
 }
 
 }  // namespace tt::cuda

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <vector>
 
 namespace tt::cuda_backend {
 
@@ -30,6 +31,9 @@ int visible_device_count() noexcept;
 /// The context of device `index` (0 <= index < visible_device_count()).
 DeviceContext& context(int index);
 
+/// The contexts whose stream exists: the devices tt has queued work on.
+std::vector<DeviceContext*> started_contexts();
+
 /// Waits for the work queued on every device's tt stream (errors ignored):
 /// what must have finished before pinned host memory is freed.
 void synchronize_all_streams() noexcept;
@@ -42,7 +46,9 @@ cublasHandle_t cublas_handle(DeviceContext& ctx);
 int grid_for(int64_t n, int device);
 
 /// Makes `index` the current device for the scope, restoring the previous
-/// one: tt's ops may run on any device from any thread.
+/// one: tt's ops may run on any device from any thread. With one visible
+/// device it does nothing (that device is always the current one), so a
+/// single-GPU program makes no cudaGetDevice/cudaSetDevice call per op.
 class DeviceGuard {
  public:
   explicit DeviceGuard(int index);

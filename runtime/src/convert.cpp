@@ -3,6 +3,7 @@
 
 #include "autograd/derivatives.h"
 #include "autograd/graph.h"
+#include "deferred_checks.h"
 #include "device_dtype_rules.h"
 #include "internal_ops.h"
 #include "kernels/dispatch_stub.h"
@@ -18,18 +19,16 @@ using detail::impl_of;
 
 namespace detail {
 
-namespace {
-bool host_accessible(Device d) {
+bool host_can_read(Device d) {
   if (d.is_cpu()) return true;
   auto b = get_backend(d.type());
   return b && b->host_accessible();
 }
-}  // namespace
 
-void copy_impl(const TensorImpl& dst, const TensorImpl& src, bool non_blocking, const std::source_location& loc) {
-  if (dst.numel == 0) return;
+namespace {
+void copy_between(const TensorImpl& dst, const TensorImpl& src, bool non_blocking, const std::source_location& loc) {
   const Device dd = dst.device(), sd = src.device();
-  if (host_accessible(dd) && host_accessible(sd)) {
+  if (host_can_read(dd) && host_can_read(sd)) {
     kernels::copy(dst, src);
     return;
   }
@@ -44,7 +43,7 @@ void copy_impl(const TensorImpl& dst, const TensorImpl& src, bool non_blocking, 
   // Same layout and dtype on both sides: the backend moves the bytes
   // directly, which is what lets a pinned source go asynchronously.
   if (dst.dtype == src.dtype && dst.is_contiguous() && src.is_contiguous() && dst.sizes == src.sizes) {
-    const Device dev = host_accessible(dd) ? sd : dd;
+    const Device dev = host_can_read(dd) ? sd : dd;
     get_backend(dev.type())->copy(dst.data(), dd, src.data(), sd, static_cast<size_t>(dst.numel) * element_size(dst.dtype),
                                   non_blocking);
     return;
@@ -88,14 +87,14 @@ void copy_impl(const TensorImpl& dst, const TensorImpl& src, bool non_blocking, 
   // host, then let the backend move contiguous bytes.
   const TensorImpl* host_src = &src;
   Tensor src_staged;
-  if (!host_accessible(sd)) {
+  if (!host_can_read(sd)) {
     if (!src.is_contiguous()) throw Error("copy from a non-contiguous " + sd.str() + " tensor is not supported yet", loc);
     src_staged = make_empty(src.sizes, src.dtype, Device(kCPU), loc);
     const auto& si = *TensorAccess::shared(src_staged);
     get_backend(sd.type())->copy(si.data(), Device(kCPU), src.data(), sd, si.storage->nbytes, non_blocking);
     host_src = &si;
   }
-  if (host_accessible(dd)) {
+  if (host_can_read(dd)) {
     kernels::copy(dst, *host_src);
     return;
   }
@@ -104,6 +103,19 @@ void copy_impl(const TensorImpl& dst, const TensorImpl& src, bool non_blocking, 
   const auto& st = *TensorAccess::shared(staged);
   kernels::copy(st, *host_src);
   get_backend(dd.type())->copy(dst.data(), dd, st.data(), Device(kCPU), st.storage->nbytes, non_blocking);
+}
+
+}  // namespace
+
+void copy_impl(const TensorImpl& dst, const TensorImpl& src, bool non_blocking, const std::source_location& loc) {
+  if (dst.numel == 0) return;
+  // A blocking copy between the host and a device it cannot read waits for
+  // that device: the checks deferred to it have their values now.
+  const bool dst_host = host_can_read(dst.device()), src_host = host_can_read(src.device());
+  const bool waits = !non_blocking && dst_host != src_host;
+  const unsigned long ticket = waits ? deferred_check_ticket() : 0;
+  copy_between(dst, src, non_blocking, loc);
+  if (waits) run_deferred_checks(dst_host ? src.device() : dst.device(), ticket);
 }
 
 Tensor to_device_internal(const Tensor& t, Device device, const std::source_location& loc) {

@@ -16,8 +16,12 @@ Tensor to_device_internal(const Tensor& t, Device device, const std::source_loca
 Tensor to_dtype_internal(const Tensor& t, ScalarType dtype, const std::source_location& loc);
 // `t` if contiguous, else a contiguous copy.
 Tensor contiguous_internal(const Tensor& t, const std::source_location& loc);
+// Whether the host can dereference memory of `d`: the cpu, emulated devices.
+bool host_can_read(Device d);
 // dst[...] = src[...] for equal sizes (src may be an expanded view), with
-// dtype conversion and cross-device transfer.
+// dtype conversion and cross-device transfer. A blocking copy between the
+// host and a device it cannot read runs that device's deferred checks
+// (deferred_checks.h) and throws what they find.
 void copy_impl(const TensorImpl& dst, const TensorImpl& src, bool non_blocking, const std::source_location& loc);
 // Broadcast view of t to sizes (ShapeError with PyTorch's expand message).
 Tensor expand_internal(const Tensor& t, const std::vector<int64_t>& sizes, const std::source_location& loc);

@@ -8,6 +8,8 @@
 #include <set>
 #include <thread>
 
+#include <tt/cuda/stream.h>
+
 #include "cuda_test_util.h"
 
 using namespace tt;
@@ -361,3 +363,29 @@ TEST_F(CudaKernels, RandFromManyThreadsNeverRepeatsADraw) {
 }
 
 }  // namespace
+
+// A target out of bounds is found by a look at device values, which waits
+// for the GPU: the loss does not wait there, and the error comes at the
+// host's next wait (ATen's device-side assert in nll_loss surfaces there
+// too), with tt's message and the loss's line. Each check runs once.
+TEST_F(CudaKernels, LossTargetOutOfBoundsIsReportedAtTheNextWait) {
+  Tensor logits = zeros({2, 3}).to(kCUDA);
+  Tensor target = tensor({0, 7}).to(kCUDA);
+  const int loss_line = __LINE__ + 1;
+  Tensor loss = nn::functional::cross_entropy(logits, target);
+  try {
+    (void)loss.item<double>();
+    ADD_FAILURE() << "item() after an out-of-bounds target did not throw";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("Target 7 is out of bounds."), std::string::npos) << e.what();
+    EXPECT_EQ(e.location().line(), static_cast<unsigned>(loss_line));
+  }
+  EXPECT_TRUE(std::isfinite(loss.item<double>())) << "the check ran once";
+
+  Tensor negative = nn::functional::cross_entropy(logits, tensor({-2, 1}).to(kCUDA));
+  EXPECT_THROW(cuda::synchronize(), ValueError) << "tt::cuda::synchronize() is a wait too";
+  cuda::synchronize();
+
+  Tensor fine = nn::functional::cross_entropy(logits, tensor({2, 1}).to(kCUDA));
+  EXPECT_NEAR(fine.item<double>(), std::log(3.0), 1e-6);
+}

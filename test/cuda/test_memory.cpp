@@ -148,21 +148,29 @@ TEST_F(CudaMemory, AsyncCopyFromPinnedOverlapsCompute) {
 }
 
 // The pinned source of a non_blocking upload may die while the copy is
-// still queued: freeing it waits for the copy, which must never read freed
-// (unpinned, reusable) pages.
-TEST_F(CudaMemory, FreeingPinnedMemoryWaitsForItsAsyncCopy) {
+// still queued. Freeing it does not wait (the block is cached, as PyTorch's
+// CachingHostAllocator caches it), but the block is not handed out again
+// until the copy has finished, so the copy never reads pages that a new
+// pinned tensor is writing.
+TEST_F(CudaMemory, PinnedMemoryIsReusedOnlyAfterItsAsyncCopy) {
   const int64_t n = 16 << 20;
   (void)zeros({1}, kCUDA);
   Tensor g;
+  const void* freed = nullptr;
   {
     Tensor p = full({n}, 5.0f).pin_memory();
+    freed = p.data_ptr();
     ASSERT_EQ(launch_spin(cuda::current_stream(0), 200.0f), cudaSuccess);  // the copy queues behind it
     g = p.to(Device(kCUDA), /*non_blocking=*/true);
     EXPECT_EQ(cudaStreamQuery(cuda::current_stream(0)), cudaErrorNotReady);
   }
-  EXPECT_EQ(cudaStreamQuery(cuda::current_stream(0)), cudaSuccess) << "freeing pinned memory did not wait";
-  Tensor q = full({n}, -1.0f).pin_memory();  // may reuse the freed pages
+  EXPECT_EQ(cudaStreamQuery(cuda::current_stream(0)), cudaErrorNotReady) << "freeing pinned memory waited";
+  Tensor q = full({n}, -1.0f).pin_memory();
+  EXPECT_NE(q.data_ptr(), freed) << "a pinned block was reused while a copy from it was queued";
   EXPECT_EQ(g.sum().item<double>(), 5.0 * static_cast<double>(n));
+  // Its copy done, the block is reused: no new page-locked allocation.
+  Tensor r = full({n}, -2.0f).pin_memory();
+  EXPECT_EQ(r.data_ptr(), freed);
 }
 
 TEST_F(CudaMemory, PageableNonBlockingCopyIsSynchronous) {

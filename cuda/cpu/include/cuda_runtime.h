@@ -120,19 +120,46 @@ cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, vo
 /// cudaEventQuery: cudaSuccess once the work recorded before the event has
 /// finished, cudaErrorNotReady before.
 cudaError_t cudaEventQuery(cudaEvent_t event);
+// Counted (tt::cuda_on_cpu::api_calls below), otherwise HIP-CPU's.
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
+
+namespace tt::cuda_on_cpu {
+
+/// How often the process has called the CUDA runtime functions whose host
+/// cost a training step pays on a GPU: what ../shared/gpu/cudacount.c
+/// counts there with LD_PRELOAD over libcudart, counted here by the
+/// stand-ins themselves so a test can hold the backend to a per-step
+/// budget. Counts only grow; a test takes the difference of two snapshots.
+struct ApiCalls {
+  long host_alloc = 0;              ///< cudaHostAlloc: new page-locked host memory
+  long free_host = 0;               ///< cudaFreeHost
+  long stream_synchronize = 0;      ///< cudaStreamSynchronize: the host waits for a stream
+  long event_synchronize = 0;       ///< cudaEventSynchronize: the host waits for an event
+  long event_record = 0;            ///< cudaEventRecord
+  long get_device = 0;              ///< cudaGetDevice
+  long set_device = 0;              ///< cudaSetDevice
+  long malloc_async = 0;            ///< cudaMallocAsync
+  long pointer_get_attributes = 0;  ///< cudaPointerGetAttributes
+  /// Every way the host can wait for the device.
+  long synchronizations() const { return stream_synchronize + event_synchronize; }
+};
+ApiCalls api_calls();
+
+}  // namespace tt::cuda_on_cpu
 
 // --- direct mappings -----------------------------------------------------
 
 inline const char* cudaGetErrorString(cudaError_t e) { return hipGetErrorString(e); }
 inline cudaError_t cudaGetLastError() { return hipGetLastError(); }
 inline cudaError_t cudaGetDeviceCount(int* n) { return hipGetDeviceCount(n); }
-inline cudaError_t cudaGetDevice(int* d) { return hipGetDevice(d); }
-inline cudaError_t cudaSetDevice(int d) { return hipSetDevice(d); }
 inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned flags) {
   return hipStreamCreateWithFlags(s, static_cast<hipStreamFlags>(flags));
 }
 inline cudaError_t cudaStreamDestroy(cudaStream_t s) { return hipStreamDestroy(s); }
-inline cudaError_t cudaStreamSynchronize(cudaStream_t s) { return hipStreamSynchronize(s); }
 inline cudaError_t cudaStreamQuery(cudaStream_t s) { return hipStreamQuery(s); }
 inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags) {
   return hipStreamWaitEvent(s, e, flags);
@@ -142,8 +169,6 @@ inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned flags) {
   return hipEventCreateWithFlags(e, static_cast<hipEventFlags>(flags));
 }
 inline cudaError_t cudaEventDestroy(cudaEvent_t e) { return hipEventDestroy(e); }
-inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = nullptr) { return hipEventRecord(e, s); }
-inline cudaError_t cudaEventSynchronize(cudaEvent_t e) { return hipEventSynchronize(e); }
 inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) { return hipEventElapsedTime(ms, a, b); }
 inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t s = nullptr) {
   return hipMemcpyAsync(dst, src, n, kind, s);

@@ -111,23 +111,32 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation
   const int a_rows = transa == CUBLAS_OP_N ? m : k, b_rows = transb == CUBLAS_OP_N ? k : n;
   if (lda < (a_rows > 1 ? a_rows : 1) || ldb < (b_rows > 1 ? b_rows : 1) || ldc < (m > 1 ? m : 1))
     return CUBLAS_STATUS_INVALID_VALUE;
-  if (cudaStreamSynchronize(handle->stream) != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
+  // Host-pointer scalars are read at the call, as cuBLAS reads them; the
+  // product itself is queued on the handle's stream, as cuBLAS queues its
+  // kernels: the host does not wait for the device.
   const double al = scalar(alpha, computeType), be = scalar(beta, computeType);
   // op(A)[i, l] is A[i * a_row + l * a_col], column-major; likewise op(B).
   const int64_t a_row = transa == CUBLAS_OP_N ? 1 : lda, a_col = transa == CUBLAS_OP_N ? lda : 1;
   const int64_t b_row = transb == CUBLAS_OP_N ? 1 : ldb, b_col = transb == CUBLAS_OP_N ? ldb : 1;
-  for (int64_t b = 0; b < batchCount; ++b) {
-    const int64_t ao = b * strideA, bo = b * strideB, co = b * strideC;
-    // beta == 0: C is not read (it may hold NaNs), as cuBLAS.
-    auto store_c = [&](int64_t i, int64_t j, double acc) {
-      const int64_t ci = co + i + j * ldc;
-      store(C, Ctype, ci, be == 0 ? al * acc : al * acc + be * load(C, Ctype, ci));
-    };
-    with_element_type(Atype, [&](auto tag) {
-      using T = decltype(tag);
-      product(static_cast<const T*>(A) + ao, static_cast<const T*>(B) + bo, store_c, m, n, k, a_row, a_col, b_row,
-              b_col);
-    });
+  auto gemm = [=] {
+    for (int64_t b = 0; b < batchCount; ++b) {
+      const int64_t ao = b * strideA, bo = b * strideB, co = b * strideC;
+      // beta == 0: C is not read (it may hold NaNs), as cuBLAS.
+      auto store_c = [&](int64_t i, int64_t j, double acc) {
+        const int64_t ci = co + i + j * ldc;
+        store(C, Ctype, ci, be == 0 ? al * acc : al * acc + be * load(C, Ctype, ci));
+      };
+      with_element_type(Atype, [&](auto tag) {
+        using T = decltype(tag);
+        product(static_cast<const T*>(A) + ao, static_cast<const T*>(B) + bo, store_c, m, n, k, a_row, a_col, b_row,
+                b_col);
+      });
+    }
+  };
+  try {
+    tt::cuda_on_cpu::launch_erased(dim3(1), dim3(1), 0, handle->stream, gemm);
+  } catch (...) {
+    return CUBLAS_STATUS_EXECUTION_FAILED;
   }
   return CUBLAS_STATUS_SUCCESS;
 }

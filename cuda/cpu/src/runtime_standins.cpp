@@ -3,12 +3,24 @@
 // returns its pointer at once, device attributes, pools, event queries.
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
 #include <mutex>
 
 namespace {
+
+// The counters behind tt::cuda_on_cpu::api_calls().
+struct Counters {
+  std::atomic<long> host_alloc{0}, free_host{0}, stream_synchronize{0}, event_synchronize{0}, event_record{0},
+      get_device{0}, set_device{0}, malloc_async{0}, pointer_get_attributes{0};
+};
+Counters& counters() {
+  static Counters* c = new Counters;  // leaked: counted calls may come after static destructors
+  return *c;
+}
+void count(std::atomic<long>& c) { c.fetch_add(1, std::memory_order_relaxed); }
 
 // Live allocations by start address: cudaPointerGetAttributes answers for
 // interior pointers too, as CUDA does.
@@ -42,6 +54,7 @@ void forget(void* p) {
 }  // namespace
 
 cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attr, const void* p) {
+  count(counters().pointer_get_attributes);
   if (!attr) return cudaErrorInvalidValue;
   *attr = cudaPointerAttributes{};
   auto& r = registry();
@@ -82,7 +95,10 @@ cudaError_t cudaFree(void* p) {
 // stream reaches it; the backend passes the pointer to kernels at once, as
 // CUDA allows. Host memory is usable by every later task, so allocating now
 // keeps stream order.
-cudaError_t cudaMallocAsync(void** p, size_t nbytes, cudaStream_t) { return cudaMalloc(p, nbytes); }
+cudaError_t cudaMallocAsync(void** p, size_t nbytes, cudaStream_t) {
+  count(counters().malloc_async);
+  return cudaMalloc(p, nbytes);
+}
 
 cudaError_t cudaFreeAsync(void* p, cudaStream_t stream) {
   forget(p);
@@ -90,6 +106,7 @@ cudaError_t cudaFreeAsync(void* p, cudaStream_t stream) {
 }
 
 cudaError_t cudaHostAlloc(void** p, size_t nbytes, unsigned) {
+  count(counters().host_alloc);
   if (!p) return cudaErrorInvalidValue;
   const cudaError_t e = checked(hipHostMalloc(p, nbytes, hipHostMallocDefault), p, nbytes);
   if (e == cudaSuccess) remember(*p, nbytes, cudaMemoryTypeHost);
@@ -97,6 +114,7 @@ cudaError_t cudaHostAlloc(void** p, size_t nbytes, unsigned) {
 }
 
 cudaError_t cudaFreeHost(void* p) {
+  count(counters().free_host);
   forget(p);
   return hipHostFree(p);
 }
@@ -130,3 +148,48 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
   if (!done.valid()) return cudaSuccess;  // never recorded: nothing to wait for
   return done.wait_for(std::chrono::seconds(0)) == std::future_status::ready ? cudaSuccess : cudaErrorNotReady;
 }
+
+cudaError_t cudaGetDevice(int* device) {
+  count(counters().get_device);
+  return hipGetDevice(device);
+}
+
+cudaError_t cudaSetDevice(int device) {
+  count(counters().set_device);
+  return hipSetDevice(device);
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  count(counters().stream_synchronize);
+  return hipStreamSynchronize(stream);
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  count(counters().event_synchronize);
+  return hipEventSynchronize(event);
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  count(counters().event_record);
+  return hipEventRecord(event, stream);
+}
+
+namespace tt::cuda_on_cpu {
+
+ApiCalls api_calls() {
+  const Counters& c = counters();
+  auto get = [](const std::atomic<long>& v) { return v.load(std::memory_order_relaxed); };
+  ApiCalls a;
+  a.host_alloc = get(c.host_alloc);
+  a.free_host = get(c.free_host);
+  a.stream_synchronize = get(c.stream_synchronize);
+  a.event_synchronize = get(c.event_synchronize);
+  a.event_record = get(c.event_record);
+  a.get_device = get(c.get_device);
+  a.set_device = get(c.set_device);
+  a.malloc_async = get(c.malloc_async);
+  a.pointer_get_attributes = get(c.pointer_get_attributes);
+  return a;
+}
+
+}  // namespace tt::cuda_on_cpu

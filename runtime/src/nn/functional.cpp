@@ -5,6 +5,8 @@
 // tens) that is as cheap as a gather.
 #include "tt/nn/functional.h"
 
+#include "deferred_checks.h"
+#include "internal_ops.h"
 #include "tt/errors.h"
 #include "tt/factories.h"
 #include "tt/ops.h"
@@ -67,14 +69,21 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
                      loc);
   }
   const int64_t classes = x.size(1, loc);
-  // One synchronising look at the targets, as PyTorch's bounds check.
+  // The targets' bounds, as PyTorch checks them: at once where the host can
+  // read the targets; on a GPU when the host next waits for it (ATen's
+  // CUDA kernel asserts there), so a training step does not wait here.
   Tensor counted = ne(t, ignore_index, loc);
   if (t.numel(loc) > 0) {
     Tensor bad = where(counted, t, 0, loc);
-    for (Tensor v : {bad.min(loc), bad.max(loc)}) {
-      const int64_t c = v.item<int64_t>(loc);
-      if (c < 0 || c >= classes) throw ValueError("Target " + std::to_string(c) + " is out of bounds.", loc);
-    }
+    auto check = [classes, loc](const std::vector<Tensor>& extremes) {
+      for (const Tensor& v : extremes) {
+        const int64_t c = v.item<int64_t>(loc);
+        if (c < 0 || c >= classes) throw ValueError("Target " + std::to_string(c) + " is out of bounds.", loc);
+      }
+    };
+    std::vector<Tensor> extremes{bad.min(loc), bad.max(loc)};
+    if (detail::host_can_read(t.device(loc))) check(extremes);
+    else detail::defer_device_check(std::move(extremes), check, loc);
   }
   Tensor classes_row = arange(classes, TensorOptions().dtype(kLong).device(x.device(loc)), loc);
   Tensor onehot = eq(t.unsqueeze(1, loc), classes_row, loc);  // [N, C] bool; all false for ignored rows

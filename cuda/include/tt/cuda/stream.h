@@ -13,7 +13,9 @@ namespace tt::cuda {
 cudaStream_t current_stream(int index = 0);
 
 /// Blocks until tt's work queued on device `index` has finished
-/// (torch.cuda.synchronize); surfaces asynchronous kernel errors.
+/// (torch.cuda.synchronize); surfaces asynchronous kernel errors and the
+/// ops' deferred checks of device values (a target out of bounds: ATen
+/// reports those as device-side asserts at this point).
 void synchronize(int index = 0);
 
 }  // namespace tt::cuda
