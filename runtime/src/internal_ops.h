@@ -16,6 +16,9 @@ Tensor to_device_internal(const Tensor& t, Device device, const std::source_loca
 Tensor to_dtype_internal(const Tensor& t, ScalarType dtype, const std::source_location& loc);
 // `t` if contiguous, else a contiguous copy.
 Tensor contiguous_internal(const Tensor& t, const std::source_location& loc);
+// Resets the gradients of `params` (Module and Optimizer zero_grad):
+// undefined with set_to_none, else zeroed in place where defined.
+void zero_grads(const std::vector<Tensor>& params, bool set_to_none);
 // Whether the host can dereference memory of `d`: the cpu, emulated devices.
 bool host_can_read(Device d);
 // dst[...] = src[...] for equal sizes (src may be an expanded view), with

@@ -145,8 +145,21 @@ TEST_F(NN, GradientsReachEveryParameterAndZeroGradClearsThem) {
     EXPECT_EQ(p.grad().sizes(), p.sizes()) << n;
   }
   EXPECT_GT(net.fc2->weight.grad().abs().sum().item<float>(), 0);
-  net.zero_grad();
+  // LibTorch 1.13's behaviour, kept under set_to_none = false: zeroed in place.
+  const void* kept = net.fc2->weight.grad().data_ptr();
+  net.zero_grad(/*set_to_none=*/false);
   for (auto& p : net.parameters()) EXPECT_EQ(p.grad().abs().sum().item<float>(), 0);
+  EXPECT_EQ(net.fc2->weight.grad().data_ptr(), kept);
+  // LibTorch 2.x's default: undefined, and the next backward() stores its
+  // gradient (not added to stale values).
+  net.zero_grad();
+  for (auto& p : net.parameters()) EXPECT_FALSE(p.grad().defined());
+  Tensor x = randn({8, 4});
+  net(x).pow(2).mean().backward();
+  Tensor once = net.fc2->weight.grad().clone();
+  net.zero_grad();
+  net(x).pow(2).mean().backward();
+  EXPECT_EQ((net.fc2->weight.grad() - once).abs().max().item<float>(), 0.0f);
 }
 
 TEST_F(NN, UnmovedInputRaisesNamingTheModuleAndBothDevices) {

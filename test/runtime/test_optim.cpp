@@ -24,6 +24,21 @@ std::vector<float> steps(Options o, std::vector<std::vector<float>> grads, float
 }
 }  // namespace
 
+// zero_grad as LibTorch 2.x: gradients undefined by default (step() skips a
+// parameter without one), zeroed in place with set_to_none = false.
+TEST_F(Optim, ZeroGradSetsToNoneByDefault) {
+  Tensor p = tensor({1.0f}).requires_grad_();
+  optim::SGD opt({p}, optim::SGDOptions(0.1));
+  (p * 2).sum().backward();
+  opt.zero_grad(/*set_to_none=*/false);
+  ASSERT_TRUE(p.grad().defined());
+  EXPECT_EQ(p.grad().item<float>(), 0.0f);
+  opt.zero_grad();
+  EXPECT_FALSE(p.grad().defined());
+  opt.step();  // no gradient: p unchanged
+  EXPECT_EQ(p.item<float>(), 1.0f);
+}
+
 TEST_F(Optim, SgdPlainMomentumNesterovWeightDecay) {
   EXPECT_FLOAT_EQ(steps<optim::SGD>(optim::SGDOptions(0.1), {{2}})[0], 1 - 0.2f);
   // momentum 0.9: buf1 = g1 = 2, p = 1 - 0.1*2 = 0.8; buf2 = 0.9*2 + 1 = 2.8, p = 0.8 - 0.28 = 0.52

@@ -16,7 +16,7 @@ namespace tt::detail {
 // loaded 2-core machine, a DataLoader thread beside the trainer): with
 // 32768 a Fashion-MNIST MLP epoch went from 1.3 s to 20 s under load,
 // since every optimizer update of a 784x256 weight opened a region.
-constexpr int64_t kParallelGrain = 32768;
+constexpr int64_t kParallelGrain = 262144;
 
 inline int max_threads() {
 #ifdef _OPENMP

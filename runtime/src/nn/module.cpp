@@ -137,13 +137,23 @@ void Module::train(bool on) {
   for (auto& [n, c] : children_) c->train(on);
 }
 
-void Module::zero_grad() {
+}  // namespace tt::nn
+
+namespace tt::detail {
+void zero_grads(const std::vector<Tensor>& params, bool set_to_none) {
   NoGradGuard no_grad;
-  for (auto& p : parameters()) {
+  for (const Tensor& p : params) {
     Tensor& g = p.mutable_grad();
-    if (g.defined()) g.zero_();
+    if (!g.defined()) continue;
+    if (set_to_none) g = Tensor();
+    else g.zero_();
   }
 }
+}  // namespace tt::detail
+
+namespace tt::nn {
+
+void Module::zero_grad(bool set_to_none) { detail::zero_grads(parameters(), set_to_none); }
 
 void Module::apply_to(std::optional<Device> device, std::optional<ScalarType> dtype, bool non_blocking,
                       const SourceLoc& loc) {

@@ -2,6 +2,7 @@
 // ops under NoGradGuard, so they run on whatever device the parameters are.
 #include <cmath>
 
+#include "../internal_ops.h"
 #include "tt/autograd.h"
 #include "tt/errors.h"
 #include "tt/factories.h"
@@ -15,13 +16,7 @@ Optimizer::Optimizer(std::vector<Tensor> params, SourceLoc loc) : params_(std::m
   if (params_.empty()) throw ValueError("optimizer got an empty parameter list", loc);
 }
 
-void Optimizer::zero_grad() {
-  NoGradGuard no_grad;
-  for (auto& p : params_) {
-    Tensor& g = p.mutable_grad();
-    if (g.defined()) g.zero_();
-  }
-}
+void Optimizer::zero_grad(bool set_to_none) { detail::zero_grads(params_, set_to_none); }
 
 SGD::SGD(std::vector<Tensor> params, SGDOptions options, SourceLoc loc)
     : Optimizer(std::move(params), loc), options_(options), momentum_buffers_(params_.size()) {

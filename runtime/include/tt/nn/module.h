@@ -78,9 +78,12 @@ class Module {
   virtual void train(bool on = true);
   void eval() { train(false); }
   bool is_training() const noexcept { return training_; }
-  /// Resets every parameter's gradient to zero (kept allocated, as
-  /// LibTorch 1.13's zero_grad()).
-  void zero_grad();
+  /// Resets every parameter's gradient, as LibTorch 2.x's
+  /// zero_grad(set_to_none = true): by default the gradient becomes
+  /// undefined, so the next backward() stores its result instead of adding
+  /// it to zeros (no fill, no extra pass); with false it is kept allocated
+  /// and zeroed (LibTorch 1.13's only behaviour).
+  void zero_grad(bool set_to_none = true);
 
   // --- in-place moves ------------------------------------------------------------
   /// Moves every parameter, gradient and buffer to device (and/or casts the

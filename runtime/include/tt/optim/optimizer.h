@@ -18,8 +18,11 @@ class Optimizer {
   /// One update of every parameter that has a gradient (others are skipped,
   /// as PyTorch). Runs without recording history.
   virtual void step() = 0;
-  /// Zeroes every parameter's gradient (kept allocated, LibTorch 1.13).
-  void zero_grad();
+  /// Resets every parameter's gradient, as LibTorch 2.x's
+  /// zero_grad(set_to_none = true): undefined by default (step() then skips
+  /// a parameter that got no new gradient), kept allocated and zeroed with
+  /// false (LibTorch 1.13's only behaviour).
+  void zero_grad(bool set_to_none = true);
   const std::vector<Tensor>& parameters() const noexcept { return params_; }
 
  protected:
