@@ -32,14 +32,9 @@ struct Storage {
   }
 };
 
-// Where a conversion result came from; set on the result, cleared by its
-// first read, reported as tensor-discarded-cast if still set when the impl dies.
-struct ConversionSite {
-  std::source_location where;
-  const char* op;
-  ScalarType from_dtype, to_dtype;
-  Device from_device, to_device;
-};
+namespace autograd {
+struct AutogradMeta;  // autograd/graph.h
+}  // namespace autograd
 
 struct TensorImpl {
   std::shared_ptr<Storage> storage;
@@ -49,11 +44,11 @@ struct TensorImpl {
   int64_t numel = 1;
   ScalarType dtype = ScalarType::Float;
   bool requires_grad = false;
-  std::atomic<ConversionSite*> pending_conversion{nullptr};
-  // Reserved for the autograd layer (nn issue): grad, grad_fn, version.
-  std::shared_ptr<void> autograd_meta;
+  // grad, grad_fn and the leaf's accumulator (autograd/graph.h), made on
+  // first need, as c10::TensorImpl's autograd_meta_.
+  std::unique_ptr<autograd::AutogradMeta> autograd_meta;
 
-  TensorImpl() = default;
+  TensorImpl();  // out of line, where AutogradMeta is complete
   TensorImpl(const TensorImpl&) = delete;
   TensorImpl& operator=(const TensorImpl&) = delete;
   ~TensorImpl();
@@ -63,10 +58,6 @@ struct TensorImpl {
     return static_cast<char*>(storage->data) + offset * static_cast<int64_t>(element_size(dtype));
   }
   bool is_contiguous() const;
-  // Clears the pending-conversion mark: the tensor has been read.
-  void mark_read() {
-    if (pending_conversion.load(std::memory_order_relaxed) != nullptr) delete pending_conversion.exchange(nullptr);
-  }
 };
 
 // The only way library code reaches a Tensor's impl. get() counts as a read

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "conversion_marks.h"
 #include "tensor_impl.h"
 #include "tt/scalar.h"
 #include "tt/tensor.h"
@@ -46,7 +47,8 @@ Device resolve_device(Device d, const std::source_location& loc);
 // emulated cuda) or a registered device kernel table (cuda/ on a GPU).
 void require_host_kernels(Device d, const std::source_location& loc);
 
-// Records a conversion result destroyed unread (called from ~TensorImpl).
+// Records a conversion result destroyed unread (conversion_marks.cpp, as
+// the tensor dies).
 void report_discarded_conversion(const ConversionSite& site) noexcept;
 
 }  // namespace tt::detail

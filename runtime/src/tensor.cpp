@@ -8,6 +8,7 @@
 #include <string>
 
 #include "autograd/graph.h"
+#include "conversion_marks.h"
 #include "device_dtype_rules.h"
 #include "dtype_dispatch.h"
 #include "internal_ops.h"
@@ -18,12 +19,9 @@
 namespace tt {
 namespace detail {
 
-TensorImpl::~TensorImpl() {
-  if (ConversionSite* site = pending_conversion.exchange(nullptr)) {
-    report_discarded_conversion(*site);
-    delete site;
-  }
-}
+TensorImpl::TensorImpl() = default;
+
+TensorImpl::~TensorImpl() { note_released(*this); }
 
 bool TensorImpl::is_contiguous() const {
   int64_t expected = 1;
@@ -37,7 +35,7 @@ bool TensorImpl::is_contiguous() const {
 
 TensorImpl& TensorAccess::get(const Tensor& t, const std::source_location& loc) {
   if (!t.impl_) throw ValueError("undefined Tensor: this operation needs a defined tensor", loc);
-  t.impl_->mark_read();
+  note_read(*t.impl_);
   return *t.impl_;
 }
 
@@ -181,9 +179,8 @@ Tensor make_view(const TensorImpl& base, std::vector<int64_t> sizes, std::vector
 
 void mark_conversion(const Tensor& t, const std::source_location& where, const char* op, ScalarType from_dtype,
                      Device from_device) {
-  TensorImpl& ti = *TensorAccess::shared(t);
-  auto* site = new ConversionSite{where, op, from_dtype, ti.dtype, from_device, ti.device()};
-  delete ti.pending_conversion.exchange(site);
+  const TensorImpl& ti = *TensorAccess::shared(t);
+  mark_conversion(ti, ConversionSite{where, op, from_dtype, ti.dtype, from_device, ti.device()});
 }
 
 std::string shape_str(const std::vector<int64_t>& s) {

@@ -56,11 +56,26 @@ TEST_F(DispatchStubTest, CudaMemoryRunsTheDeviceFunctionOnlyWhileEnabled) {
   EXPECT_EQ(g_cuda_calls, 1);
 }
 
-TEST_F(DispatchStubTest, EnabledWithoutADeviceFunctionFallsBackToTheCpuFunction) {
+// ATen's DispatchStub refuses a device without a kernel; the cpu function
+// would read memory the host cannot. The error names the stub and the op's
+// call site.
+TEST_F(DispatchStubTest, EnabledWithoutADeviceFunctionIsAnErrorNamingTheStub) {
   set_cuda_emulation(1);
   Tensor g = ones({2}, kCUDA);
   k::set_cuda_kernels_enabled(true);
-  EXPECT_EQ(test_stub(detail::impl_of(g, std::source_location::current()), 5), 6);
+  const auto site = std::source_location::current();
+  k::set_device_call_site(site);
+  try {
+    (void)test_stub(detail::impl_of(g, site), 5);
+    ADD_FAILURE() << "the cpu function ran on device memory";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.message(), "DispatchStub: missing cuda kernel for 'test_stub'");
+    EXPECT_EQ(e.line(), site.line());
+  }
+  EXPECT_EQ(g_cpu_calls, 0);
+  // cpu memory still runs the cpu function.
+  Tensor c = ones({2});
+  EXPECT_EQ(test_stub(detail::impl_of(c, site), 5), 6);
 }
 
 TEST_F(DispatchStubTest, TheDeviceMayBeAnArgumentItself) {

@@ -6,7 +6,8 @@
 //     tensors of an emulated device;
 //   - a device function, registered by a backend whose memory the host cannot
 //     read (cuda/ on a GPU, register_cuda), runs on that backend's tensors
-//     while its kernels are enabled.
+//     while its kernels are enabled; without one, such a tensor is an error
+//     naming the stub, never the cpu function on memory it cannot read.
 // Callers call the stub like the function it stands for; it takes the device
 // from one of its arguments, so no op or kernel tests devices itself.
 #pragma once
@@ -25,6 +26,8 @@ namespace dispatch_detail {
 extern std::atomic<bool> g_cuda_kernels_enabled;
 inline Device device_of(const TensorImpl& t) { return t.device(); }
 inline Device device_of(Device d) { return d; }
+/// Throws the missing-kernel error (see DispatchStub::operator()).
+[[noreturn]] void missing_device_kernel(const char* stub, Device d);
 }  // namespace dispatch_detail
 
 /// Whether cuda tensors run registered device kernels (true from a real CUDA
@@ -50,14 +53,19 @@ template <size_t DeviceArg, class R, class... Args>
 class DispatchStub<DeviceArg, R(Args...)> {
  public:
   using Fn = R (*)(Args...);
-  constexpr explicit DispatchStub(Fn cpu) noexcept : cpu_(cpu) {}
+  constexpr DispatchStub(const char* name, Fn cpu) noexcept : name_(name), cpu_(cpu) {}
   DispatchStub(const DispatchStub&) = delete;
   DispatchStub& operator=(const DispatchStub&) = delete;
 
+  /// Runs the function for the device of argument DeviceArg. On memory with
+  /// device kernels and no function registered for it, throws tt::Error
+  /// "DispatchStub: missing cuda kernel for '<name>'" at the op's call site,
+  /// as ATen's DispatchStub refuses: the cpu function cannot read that memory.
   R operator()(Args... args) const {
     const Device d = dispatch_detail::device_of(std::get<DeviceArg>(std::forward_as_tuple(args...)));
     if (has_device_kernels(d)) {
       if (Fn f = cuda_.load(std::memory_order_acquire)) return f(std::forward<Args>(args)...);
+      dispatch_detail::missing_device_kernel(name_, d);
     }
     return cpu_(std::forward<Args>(args)...);
   }
@@ -66,6 +74,7 @@ class DispatchStub<DeviceArg, R(Args...)> {
   void register_cuda(Fn f) noexcept { cuda_.store(f, std::memory_order_release); }
 
  private:
+  const char* name_;
   Fn cpu_;
   std::atomic<Fn> cuda_{nullptr};
 };
@@ -74,7 +83,7 @@ class DispatchStub<DeviceArg, R(Args...)> {
 #define TT_DECLARE_DISPATCH(name, device_arg, ...) \
   extern ::tt::detail::kernels::DispatchStub<device_arg, __VA_ARGS__> name
 /// Defines a declared stub with its cpu function, in the cpu kernel's file.
-#define TT_DEFINE_DISPATCH(name, cpu_fn) constinit decltype(name) name{cpu_fn}
+#define TT_DEFINE_DISPATCH(name, cpu_fn) constinit decltype(name) name{#name, cpu_fn}
 
 /// The user's call site of the op now running on this thread, set by the op
 /// layer (resolve_device, require_host_kernels) before any allocation or

@@ -15,11 +15,11 @@ thread_local bool t_grad_enabled = true;
 bool grad_enabled() { return t_grad_enabled; }
 void set_grad_enabled(bool on) { t_grad_enabled = on; }
 
-AutogradMeta* meta_if_any(const TensorImpl& t) { return static_cast<AutogradMeta*>(t.autograd_meta.get()); }
+AutogradMeta* meta_if_any(const TensorImpl& t) { return t.autograd_meta.get(); }
 
 AutogradMeta& meta(TensorImpl& t) {
-  if (!t.autograd_meta) t.autograd_meta = std::make_shared<AutogradMeta>();
-  return *static_cast<AutogradMeta*>(t.autograd_meta.get());
+  if (!t.autograd_meta) t.autograd_meta = std::make_unique<AutogradMeta>();
+  return *t.autograd_meta;
 }
 
 Tensor alias_without_history(const Tensor& t) {

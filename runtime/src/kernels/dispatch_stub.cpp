@@ -1,10 +1,19 @@
 // The state behind the dispatch stubs (see dispatch_stub.h).
 #include "kernels/dispatch_stub.h"
 
+#include <string>
+
+#include "tt/errors.h"
+
 namespace tt::detail::kernels {
 
 namespace dispatch_detail {
 constinit std::atomic<bool> g_cuda_kernels_enabled{false};
+
+void missing_device_kernel(const char* stub, Device d) {
+  throw Error(std::string("DispatchStub: missing ") + Device(d.type()).str() + " kernel for '" + stub + "'",
+              device_call_site());
+}
 }  // namespace dispatch_detail
 
 namespace {
