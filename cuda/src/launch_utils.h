@@ -17,23 +17,12 @@
 
 namespace tt::cuda_backend {
 
-/// The runtime's host type for a device type (same bits).
-template <class DT> struct HostType { using type = DT; };
-template <> struct HostType<h16> { using type = Half; };
-template <> struct HostType<b16> { using type = BFloat16; };
-
 /// A Scalar as DT, converted exactly as the cpu fill converts it.
 template <class DT>
 DT host_value(const Scalar& s) {
-  using H = typename HostType<DT>::type;
-  H h;
-  if (s.is_floating_point()) h = detail::convert<H>(s.to_double());
-  else if (s.is_boolean()) h = detail::convert<H>(s.to_bool());
-  else h = detail::convert<H>(s.to_long());
-  DT d;
-  static_assert(sizeof(DT) == sizeof(H));
-  std::memcpy(&d, &h, sizeof(DT));
-  return d;
+  if (s.is_floating_point()) return detail::convert<DT>(s.to_double());
+  if (s.is_boolean()) return detail::convert<DT>(s.to_bool());
+  return detail::convert<DT>(s.to_long());
 }
 
 /// An operand in host memory: the device rule lets a 0-dim cpu tensor join

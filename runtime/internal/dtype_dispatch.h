@@ -1,9 +1,11 @@
-// Internal: runs a generic lambda with the C++ type of a ScalarType.
+// Internal: runs a generic lambda with the C++ type of a ScalarType; the
+// scalar semantics (opmath, convert) come with it from scalar_math.h.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
+#include "scalar_math.h"
 #include "tt/half.h"
 #include "tt/scalar_type.h"
 
@@ -27,27 +29,6 @@ decltype(auto) visit_dtype(ScalarType t, F&& f) {
     TT_FORALL_SCALAR_TYPES(TT_CASE)
 #undef TT_CASE
     default: __builtin_unreachable();
-  }
-}
-
-// The type arithmetic runs in: float for the 16-bit floats (c10's acc/opmath type).
-template <class T> struct OpMath { using type = T; };
-template <> struct OpMath<Half> { using type = float; };
-template <> struct OpMath<BFloat16> { using type = float; };
-template <class T> using opmath_t = typename OpMath<T>::type;
-
-// Value conversion with PyTorch's semantics: to bool is "!= 0", 16-bit floats
-// go through float.
-template <class To, class From>
-inline To convert(From v) {
-  if constexpr (std::is_same_v<To, From>) {
-    return v;
-  } else if constexpr (std::is_same_v<To, bool>) {
-    return static_cast<opmath_t<From>>(v) != opmath_t<From>(0);
-  } else if constexpr (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>) {
-    return To(static_cast<float>(static_cast<opmath_t<From>>(v)));
-  } else {
-    return static_cast<To>(static_cast<opmath_t<From>>(v));
   }
 }
 

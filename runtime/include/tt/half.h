@@ -1,44 +1,94 @@
-// 16-bit floating types stored as raw bits. Scalar conversions here are the
-// portable reference; bulk conversions use F16C/AVX2 (src/kernels/cast_simd.cpp).
+// 16-bit floating types stored as raw bits, and the one definition of their
+// conversions: the cpu kernels and the CUDA kernels (cuda/, compiled by nvcc
+// or on the host through HIP-CPU) both use these functions, as c10::Half's
+// are host-and-device code. Bulk cpu conversions use F16C/AVX2
+// (src/kernels/cast_simd.cpp) and are tested bit-equal to these.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 #include <iosfwd>
 
+/// Marks a function for host and device code under nvcc (and HIP); plain
+/// host code elsewhere.
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define TT_HOST_DEVICE __host__ __device__
+#else
+#define TT_HOST_DEVICE
+#endif
+
 namespace tt {
 
 namespace detail {
-inline uint32_t f32_bits(float f) noexcept { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-inline float f32_from_bits(uint32_t u) noexcept { float f; std::memcpy(&f, &u, 4); return f; }
+TT_HOST_DEVICE inline uint32_t f32_bits(float f) noexcept {
+#ifdef __CUDA_ARCH__
+  return __float_as_uint(f);
+#else
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+#endif
+}
+TT_HOST_DEVICE inline float f32_from_bits(uint32_t u) noexcept {
+#ifdef __CUDA_ARCH__
+  return __uint_as_float(u);
+#else
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+#endif
+}
+
+// Single float operations rounded once, never contracted into an FMA (the
+// conversions below are exact only so): intrinsics on a GPU, where nvcc
+// would otherwise contract; plain operations on the host, where the
+// runtime and the HIP-CPU build do not contract (-ffp-contract=off there).
+TT_HOST_DEVICE inline float mul_rn(float a, float b) noexcept {
+#ifdef __CUDA_ARCH__
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+TT_HOST_DEVICE inline float add_rn(float a, float b) noexcept {
+#ifdef __CUDA_ARCH__
+  return __fadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
 
 // IEEE binary16 <-> binary32 with round-to-nearest-even; bit-identical to
-// c10::detail::fp16_ieee_{from,to}_fp32_value and to F16C.
-inline float half_bits_to_float(uint16_t h) noexcept {
+// c10::detail::fp16_ieee_{from,to}_fp32_value and to F16C. A NaN keeps its
+// sign and payload and is quieted, as x86 (F16C, the multiply below) does;
+// it is built from the bits because a GPU's multiply returns one canonical
+// NaN instead.
+TT_HOST_DEVICE inline float half_bits_to_float(uint16_t h) noexcept {
   const uint32_t w = static_cast<uint32_t>(h) << 16;
   const uint32_t sign = w & 0x80000000u;
+  if ((h & 0x7FFFu) > 0x7C00u) return f32_from_bits(sign | 0x7FC00000u | ((h & 0x03FFu) << 13));
   const uint32_t two_w = w + w;
   const uint32_t exp_offset = 0xE0u << 23;
   const float exp_scale = f32_from_bits(0x7800000u);  // 2^-112
-  const float normalized = f32_from_bits((two_w >> 4) + exp_offset) * exp_scale;
+  const float normalized = mul_rn(f32_from_bits((two_w >> 4) + exp_offset), exp_scale);
   const uint32_t magic_mask = 126u << 23;
   const float magic_bias = 0.5f;
-  const float denormalized = f32_from_bits((two_w >> 17) | magic_mask) - magic_bias;
+  const float denormalized = add_rn(f32_from_bits((two_w >> 17) | magic_mask), -magic_bias);
   const uint32_t denormalized_cutoff = 1u << 27;
   const uint32_t result = sign | (two_w < denormalized_cutoff ? f32_bits(denormalized) : f32_bits(normalized));
   return f32_from_bits(result);
 }
 
-inline uint16_t float_to_half_bits(float f) noexcept {
+TT_HOST_DEVICE inline uint16_t float_to_half_bits(float f) noexcept {
   const float scale_to_inf = f32_from_bits(0x77800000u);   // 2^112
   const float scale_to_zero = f32_from_bits(0x08800000u);  // 2^-110
-  float base = (f < 0 ? -f : f) * scale_to_inf * scale_to_zero;
+  float base = mul_rn(mul_rn(f32_from_bits(f32_bits(f) & 0x7FFFFFFFu), scale_to_inf), scale_to_zero);
   const uint32_t w = f32_bits(f);
   const uint32_t shl1_w = w + w;
   const uint32_t sign = w & 0x80000000u;
   uint32_t bias = shl1_w & 0xFF000000u;
   if (bias < 0x71000000u) bias = 0x71000000u;
-  base = f32_from_bits((bias >> 1) + 0x07800000u) + base;
+  base = add_rn(f32_from_bits((bias >> 1) + 0x07800000u), base);
   const uint32_t bits = f32_bits(base);
   const uint32_t exp_bits = (bits >> 13) & 0x00007C00u;
   const uint32_t mantissa_bits = bits & 0x00000FFFu;
@@ -48,13 +98,15 @@ inline uint16_t float_to_half_bits(float f) noexcept {
 
 // bfloat16: the top half of a float32, rounded to nearest even; NaN -> 0x7FC0
 // (c10::detail::round_to_nearest_even).
-inline uint16_t float_to_bf16_bits(float f) noexcept {
+TT_HOST_DEVICE inline uint16_t float_to_bf16_bits(float f) noexcept {
   if (f != f) return 0x7FC0;
   uint32_t u = f32_bits(f);
   u += 0x7FFFu + ((u >> 16) & 1u);
   return static_cast<uint16_t>(u >> 16);
 }
-inline float bf16_bits_to_float(uint16_t b) noexcept { return f32_from_bits(static_cast<uint32_t>(b) << 16); }
+TT_HOST_DEVICE inline float bf16_bits_to_float(uint16_t b) noexcept {
+  return f32_from_bits(static_cast<uint32_t>(b) << 16);
+}
 }  // namespace detail
 
 /// IEEE half precision (tt::kFloat16). Arithmetic goes through float, as in
@@ -62,18 +114,26 @@ inline float bf16_bits_to_float(uint16_t b) noexcept { return f32_from_bits(stat
 struct Half {
   uint16_t x = 0;
   Half() = default;
-  /* implicit */ Half(float f) noexcept : x(detail::float_to_half_bits(f)) {}
-  static Half from_bits(uint16_t b) noexcept { Half h; h.x = b; return h; }
-  /* implicit */ operator float() const noexcept { return detail::half_bits_to_float(x); }
+  TT_HOST_DEVICE /* implicit */ Half(float f) noexcept : x(detail::float_to_half_bits(f)) {}
+  TT_HOST_DEVICE static Half from_bits(uint16_t b) noexcept {
+    Half h;
+    h.x = b;
+    return h;
+  }
+  TT_HOST_DEVICE /* implicit */ operator float() const noexcept { return detail::half_bits_to_float(x); }
 };
 
 /// Brain floating point (tt::kBFloat16). Arithmetic goes through float.
 struct BFloat16 {
   uint16_t x = 0;
   BFloat16() = default;
-  /* implicit */ BFloat16(float f) noexcept : x(detail::float_to_bf16_bits(f)) {}
-  static BFloat16 from_bits(uint16_t b) noexcept { BFloat16 h; h.x = b; return h; }
-  /* implicit */ operator float() const noexcept { return detail::bf16_bits_to_float(x); }
+  TT_HOST_DEVICE /* implicit */ BFloat16(float f) noexcept : x(detail::float_to_bf16_bits(f)) {}
+  TT_HOST_DEVICE static BFloat16 from_bits(uint16_t b) noexcept {
+    BFloat16 h;
+    h.x = b;
+    return h;
+  }
+  TT_HOST_DEVICE /* implicit */ operator float() const noexcept { return detail::bf16_bits_to_float(x); }
 };
 
 std::ostream& operator<<(std::ostream& os, Half h);
