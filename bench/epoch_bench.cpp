@@ -116,10 +116,14 @@ int main(int argc, char** argv) {
   size_t limit = 0;
   std::string only;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--data")) dir = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--repeats")) repeats = std::max(1, std::atoi(argv[i + 1]));
-    else if (!std::strcmp(argv[i], "--limit")) limit = std::strtoul(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
+    if (!std::strcmp(argv[i], "--data"))
+      dir = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--repeats"))
+      repeats = std::max(1, std::atoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--limit"))
+      limit = std::strtoul(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--only"))
+      only = argv[i + 1];
   }
   if (!only.empty() && only != "tt" && only != "libtorch") {
     std::fprintf(stderr, "epoch_bench: --only takes tt or libtorch, not '%s'\n", only.c_str());
@@ -142,8 +146,8 @@ int main(int argc, char** argv) {
     double tl = 0, ll = 0;
     torch_times.push_back(run_torch ? torch_epoch(x, y, batches, &ll) : 0.0);
     tt_times.push_back(run_tt ? tt_epoch(tt_flat, batches, &tl) : 0.0);
-    std::printf("  run %d: LibTorch %.3f s (last loss %.4f), tt %.3f s (last loss %.4f)\n", r + 1, torch_times.back(), ll,
-                tt_times.back(), tl);
+    std::printf("  run %d: LibTorch %.3f s (last loss %.4f), tt %.3f s (last loss %.4f)\n", r + 1, torch_times.back(),
+                ll, tt_times.back(), tl);
   }
   const double t = median(tt_times), l = median(torch_times);
   std::printf("median epoch: tt %.3f s, LibTorch %.3f s, ratio tt/LibTorch %.2f (target <= 1.0)\n", t, l, t / l);

@@ -72,9 +72,13 @@ int64_t cast_traffic(int64_t n, tt::ScalarType from, tt::ScalarType to) {
 
 // --- casts ----------------------------------------------------------------------
 template <tt::ScalarType From, tt::ScalarType To>
-void BM_cast_memcpy(benchmark::State& st) { run_memcpy(st, cast_traffic(st.range(0), From, To), false); }
+void BM_cast_memcpy(benchmark::State& st) {
+  run_memcpy(st, cast_traffic(st.range(0), From, To), false);
+}
 template <tt::ScalarType From, tt::ScalarType To>
-void BM_cast_memcpy_mt(benchmark::State& st) { run_memcpy(st, cast_traffic(st.range(0), From, To), true); }
+void BM_cast_memcpy_mt(benchmark::State& st) {
+  run_memcpy(st, cast_traffic(st.range(0), From, To), true);
+}
 
 template <tt::ScalarType From, tt::ScalarType To>
 void BM_cast_tt_copy(benchmark::State& st) {
@@ -172,12 +176,12 @@ void BM_sum_torch(benchmark::State& st) {
 
 #define TT_SIZES RangeMultiplier(16)->Range(kMin, kMax)->UseRealTime()
 
-#define TT_CAST(name, F, T)                                                                      \
-  BENCHMARK(BM_cast_memcpy<F, T>)->Name("cast_" name "/memcpy")->TT_SIZES;                      \
-  BENCHMARK(BM_cast_memcpy_mt<F, T>)->Name("cast_" name "/memcpy_mt")->TT_SIZES;                \
-  BENCHMARK(BM_cast_tt_copy<F, T>)->Name("cast_" name "/tt_copy")->TT_SIZES;                    \
-  TT_TORCH(BENCHMARK(BM_cast_torch_copy<F, T>)->Name("cast_" name "/torch_copy")->TT_SIZES;)    \
-  BENCHMARK(BM_cast_tt_to<F, T>)->Name("cast_" name "/tt_to")->TT_SIZES;                        \
+#define TT_CAST(name, F, T)                                                                  \
+  BENCHMARK(BM_cast_memcpy<F, T>)->Name("cast_" name "/memcpy")->TT_SIZES;                   \
+  BENCHMARK(BM_cast_memcpy_mt<F, T>)->Name("cast_" name "/memcpy_mt")->TT_SIZES;             \
+  BENCHMARK(BM_cast_tt_copy<F, T>)->Name("cast_" name "/tt_copy")->TT_SIZES;                 \
+  TT_TORCH(BENCHMARK(BM_cast_torch_copy<F, T>)->Name("cast_" name "/torch_copy")->TT_SIZES;) \
+  BENCHMARK(BM_cast_tt_to<F, T>)->Name("cast_" name "/tt_to")->TT_SIZES;                     \
   TT_TORCH(BENCHMARK(BM_cast_torch_to<F, T>)->Name("cast_" name "/torch_to")->TT_SIZES;)
 
 #ifdef TT_BENCH_WITH_TORCH

@@ -32,21 +32,20 @@ constexpr llvm::StringLiteral BuiltinBatchClasses[] = {"::torch::data::Example",
 // returns a new tensor (or the same storage under a new handle) and never
 // modifies its object. In-place variants end in '_' and are not listed.
 constexpr llvm::StringLiteral BuiltinConversionMethods[] = {
-    "to",         "toType",    "type_as", "half",  "bfloat16",
-    "cuda",       "cpu",       "pin_memory", "contiguous",
-    "clone",      "detach"};
+    "to",  "toType",     "type_as",    "half",  "bfloat16", "cuda",
+    "cpu", "pin_memory", "contiguous", "clone", "detach"};
 
 // Tensor factories of torch::, at:: and tt:: by how they choose a dtype
 // (torch/csrc/autograd/generated/variable_factories.h, ATen's defaults).
 constexpr llvm::StringLiteral DefaultFloatFactories[] = {
-    "randn", "rand", "zeros", "ones", "empty", "eye", "linspace", "logspace",
-    "from_blob", "normal"};
+    "randn", "rand",     "zeros",    "ones",      "empty",
+    "eye",   "linspace", "logspace", "from_blob", "normal"};
 constexpr llvm::StringLiteral LongFactories[] = {"randint", "randperm"};
-constexpr llvm::StringLiteral FromValueFactories[] = {"tensor", "full",
-                                                      "arange", "scalar_tensor"};
+constexpr llvm::StringLiteral FromValueFactories[] = {
+    "tensor", "full", "arange", "scalar_tensor"};
 constexpr llvm::StringLiteral LikeFactories[] = {
-    "zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
-    "randn_like", "randint_like"};
+    "zeros_like", "ones_like",  "empty_like",  "full_like",
+    "rand_like",  "randn_like", "randint_like"};
 
 constexpr llvm::StringLiteral ModuleMoveNames[] = {"to", "cuda", "cpu", "half",
                                                    "bfloat16"};
@@ -56,22 +55,38 @@ constexpr llvm::StringLiteral ModuleMoveNames[] = {"to", "cuda", "cpu", "half",
 // reads from their bodies).
 llvm::StringRef operatorOp(OverloadedOperatorKind K) {
   switch (K) {
-  case OO_Plus: return "add";
-  case OO_Minus: return "sub";
-  case OO_Star: return "mul";
-  case OO_Slash: return "div";
-  case OO_PlusEqual: return "add_";
-  case OO_MinusEqual: return "sub_";
-  case OO_StarEqual: return "mul_";
-  case OO_SlashEqual: return "div_";
-  case OO_EqualEqual: return "eq";
-  case OO_ExclaimEqual: return "ne";
-  case OO_Less: return "lt";
-  case OO_LessEqual: return "le";
-  case OO_Greater: return "gt";
-  case OO_GreaterEqual: return "ge";
-  case OO_Subscript: return "select";
-  default: return "";
+  case OO_Plus:
+    return "add";
+  case OO_Minus:
+    return "sub";
+  case OO_Star:
+    return "mul";
+  case OO_Slash:
+    return "div";
+  case OO_PlusEqual:
+    return "add_";
+  case OO_MinusEqual:
+    return "sub_";
+  case OO_StarEqual:
+    return "mul_";
+  case OO_SlashEqual:
+    return "div_";
+  case OO_EqualEqual:
+    return "eq";
+  case OO_ExclaimEqual:
+    return "ne";
+  case OO_Less:
+    return "lt";
+  case OO_LessEqual:
+    return "le";
+  case OO_Greater:
+    return "gt";
+  case OO_GreaterEqual:
+    return "ge";
+  case OO_Subscript:
+    return "select";
+  default:
+    return "";
   }
 }
 
@@ -152,8 +167,8 @@ bool sameOrDerivedFromListed(const CXXRecordDecl *RD, const Range &Names,
 }
 bool sameOrDerivedFromListed(const CXXRecordDecl *RD,
                              std::initializer_list<llvm::StringRef> Names) {
-  return sameOrDerivedFromListed<std::initializer_list<llvm::StringRef>>(
-      RD, Names);
+  return sameOrDerivedFromListed<std::initializer_list<llvm::StringRef>>(RD,
+                                                                         Names);
 }
 
 } // namespace
@@ -163,7 +178,8 @@ ApiModel::ApiModel(const ClangTidyCheck::OptionsView &Options)
         return Options.getLocalOrGlobal(Name, "").str();
       }) {}
 
-ApiModel::ApiModel() : ApiModel([](llvm::StringRef) { return std::string(); }) {}
+ApiModel::ApiModel()
+    : ApiModel([](llvm::StringRef) { return std::string(); }) {}
 
 ApiModel::ApiModel(llvm::function_ref<std::string(llvm::StringRef)> Get)
     : ExtraTensorClasses(parseList(Get("TensorClasses"))),
@@ -171,7 +187,8 @@ ApiModel::ApiModel(llvm::function_ref<std::string(llvm::StringRef)> Get)
       ExtraConversionMethods(parseList(Get("ConversionMethods"))),
       TensorClasses(concat(BuiltinTensorClasses, ExtraTensorClasses)),
       ModuleClasses(concat(BuiltinModuleClasses, ExtraModuleClasses)),
-      ConversionMethods(concat(BuiltinConversionMethods, ExtraConversionMethods)),
+      ConversionMethods(
+          concat(BuiltinConversionMethods, ExtraConversionMethods)),
       ExtraCombiningFunctions(parseList(Get("CombiningFunctions"))),
       ExtraBatchClasses(parseList(Get("BatchClasses"))),
       BatchClasses(concat(BuiltinBatchClasses, ExtraBatchClasses)) {
@@ -237,7 +254,6 @@ bool ApiModel::isScriptLoad(const FunctionDecl *FD) const {
 bool ApiModel::isIValueClass(const CXXRecordDecl *RD) const {
   return RD && nameListed(RD, {"::c10::IValue"});
 }
-
 
 bool ApiModel::isModuleHolder(const CXXRecordDecl *RD) const {
   return sameOrDerivedFromListed(RD, {"::torch::nn::ModuleHolder"});
@@ -318,8 +334,8 @@ constexpr llvm::StringLiteral ParameterizedModules[] = {
     "LinearImpl", "BilinearImpl", "Conv1dImpl", "Conv2dImpl", "Conv3dImpl",
     "ConvTranspose1dImpl", "ConvTranspose2dImpl", "ConvTranspose3dImpl",
     "BatchNorm1dImpl", "BatchNorm2dImpl", "BatchNorm3dImpl", "LayerNormImpl",
-    "GroupNormImpl", "EmbeddingImpl", "EmbeddingBagImpl", "LSTMImpl",
-    "GRUImpl", "RNNImpl", "LSTMCellImpl", "GRUCellImpl", "RNNCellImpl",
+    "GroupNormImpl", "EmbeddingImpl", "EmbeddingBagImpl", "LSTMImpl", "GRUImpl",
+    "RNNImpl", "LSTMCellImpl", "GRUCellImpl", "RNNCellImpl",
     "MultiheadAttentionImpl", "PReLUImpl", "TransformerImpl",
     "TransformerEncoderLayerImpl", "TransformerDecoderLayerImpl",
     // tt
@@ -401,7 +417,8 @@ bool ApiModel::isLoadFunction(const FunctionDecl *FD) const {
 
 bool ApiModel::isRebindingMethod(const CXXMethodDecl *MD) const {
   return MD && MD->getIdentifier() && isTensorClass(MD->getParent()) &&
-         llvm::is_contained({llvm::StringRef("set_"), llvm::StringRef("set_data"),
+         llvm::is_contained({llvm::StringRef("set_"),
+                             llvm::StringRef("set_data"),
                              llvm::StringRef("swap")},
                             MD->getName());
 }
@@ -426,11 +443,11 @@ bool ApiModel::isTensorOrListType(QualType T) const {
                             .getCanonicalType()
                             ->getAsCXXRecordDecl()))
         return true;
-  const auto *Spec =
-      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
-  if (!Spec || !nameListed(Spec, {"::c10::ArrayRef", "::c10::IListRef",
-                                  "::std::vector", "::std::initializer_list",
-                                  "::tt::ArrayRef"}))
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (!Spec ||
+      !nameListed(Spec, {"::c10::ArrayRef", "::c10::IListRef", "::std::vector",
+                         "::std::initializer_list", "::tt::ArrayRef"}))
     return false;
   const CXXRecordDecl *Element = onlyTypeArgument(Spec);
   return Element && isTensorClass(Element);
@@ -477,8 +494,7 @@ const CallSemantics *ApiModel::callSemantics(const FunctionDecl *FD) const {
       llvm::SmallVector<ArgumentRole, 6> Roles(2);
       Roles[0].K = ArgumentRole::Device;
       Roles[0].Name = "self";
-      return Semantics->remember(FD,
-                                 AtenSemantics::withOverlay(Select, Roles));
+      return Semantics->remember(FD, AtenSemantics::withOverlay(Select, Roles));
     }
   llvm::StringRef Op;
   if (FD->isOverloadedOperator())
@@ -494,7 +510,6 @@ bool ApiModel::isModuleMove(const CXXMethodDecl *MD) const {
   return MD && MD->getIdentifier() && listed(ModuleMoveNames, MD->getName()) &&
          isModuleClass(MD->getParent());
 }
-
 
 std::optional<ApiModel::DeviceKind>
 ApiModel::deviceKindOf(const EnumConstantDecl *EC) const {
@@ -554,8 +569,8 @@ ApiModel::OptionsSetter ApiModel::optionsSetter(const FunctionDecl *FD) const {
     return OptionsSetter::Device;
   if (N == "dtype")
     return OptionsSetter::DType;
-  if (Member && (N == "requires_grad" || N == "pinned_memory" || N == "layout" ||
-                 N == "memory_format"))
+  if (Member && (N == "requires_grad" || N == "pinned_memory" ||
+                 N == "layout" || N == "memory_format"))
     return OptionsSetter::Neutral;
   return OptionsSetter::Other;
 }
@@ -608,8 +623,7 @@ ApiModel::ModuleMove ApiModel::moduleMoveKind(const CXXMethodDecl *MD) const {
   return ModuleMove::To;
 }
 
-ApiModel::Registration
-ApiModel::registration(const CXXMethodDecl *MD) const {
+ApiModel::Registration ApiModel::registration(const CXXMethodDecl *MD) const {
   if (!MD || !MD->getIdentifier() || !isModuleClass(MD->getParent()))
     return Registration::None;
   llvm::StringRef N = MD->getName();

@@ -12,8 +12,8 @@
 #define TENSOR_TIDY_CHECKS_APIMODEL_H
 
 #include "AtenSemantics.h"
-#include "ScalarTypes.h"
 #include "ClangTidyCheck.h"
+#include "ScalarTypes.h"
 #include <memory>
 #include <optional>
 #include <string>
@@ -194,7 +194,16 @@ public:
   /// tensor: to(...), cuda(), cpu(), half(), bfloat16(), toType(t),
   /// type_as(other); Keeps for those that keep device and dtype
   /// (contiguous, clone, detach, pin_memory).
-  enum class Conversion { To, Cuda, Cpu, Half, BFloat16, ToType, TypeAs, Keeps };
+  enum class Conversion {
+    To,
+    Cuda,
+    Cpu,
+    Half,
+    BFloat16,
+    ToType,
+    TypeAs,
+    Keeps
+  };
   Conversion conversionKind(const CXXMethodDecl *MD) const;
   /// How a module move (isModuleMove) changes its module.
   enum class ModuleMove { To, Cuda, Cpu, Half, BFloat16 };
@@ -215,8 +224,8 @@ public:
   /// add. The twin's name, and whether a name is an in-place one.
   std::string inPlaceTwinName(llvm::StringRef Name) const;
   bool isInPlaceName(llvm::StringRef Name) const;
-  /// c10::ArrayRef (IntArrayRef, TensorList) and tt::IntArrayRef: a view of values whose
-  /// one-argument constructor makes a one-element list.
+  /// c10::ArrayRef (IntArrayRef, TensorList) and tt::IntArrayRef: a view of
+  /// values whose one-argument constructor makes a one-element list.
   bool isArrayRefClass(const CXXRecordDecl *RD) const;
   /// The forward() methods a module class declares.
   llvm::SmallVector<const CXXMethodDecl *, 2>

@@ -26,11 +26,28 @@ bool listed(const llvm::StringLiteral (&Names)[N], llvm::StringRef Name) {
 // sizes or dtype (expand_as reads sizes; a cuda build runs them with a cpu
 // `other` as well).
 constexpr llvm::StringLiteral NoDeviceCheck[] = {
-    "to", "_to_copy", "copy", "_copy_from", "_copy_from_and_resize", "set",
-    "is_set_to", "expand_as", "view_as", "reshape_as", "broadcast_tensors",
-    "type_as", "result_type", "is_same_size", "can_cast", "equal",
-    "resize_as", "resize_as_sparse", "_has_compatible_shallow_copy_type",
-    "lift", "lift_fresh", "record_stream"};
+    "to",
+    "_to_copy",
+    "copy",
+    "_copy_from",
+    "_copy_from_and_resize",
+    "set",
+    "is_set_to",
+    "expand_as",
+    "view_as",
+    "reshape_as",
+    "broadcast_tensors",
+    "type_as",
+    "result_type",
+    "is_same_size",
+    "can_cast",
+    "equal",
+    "resize_as",
+    "resize_as_sparse",
+    "_has_compatible_shallow_copy_type",
+    "lift",
+    "lift_fresh",
+    "record_stream"};
 
 // Arguments a cuda build lets stay on the cpu whatever the other tensors'
 // device: index and index_put_'s indices (TensorAdvancedIndexing.cpp), the
@@ -58,68 +75,163 @@ constexpr CpuArgument CpuArguments[] = {
 
 // Results of dtype bool (comparisons and predicates) and int64 (indices).
 constexpr llvm::StringLiteral BoolResult[] = {
-    "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less",
-    "less_equal", "not_equal", "isclose", "isnan", "isinf", "isfinite",
-    "isposinf", "isneginf", "isreal", "logical_and", "logical_or",
-    "logical_xor", "logical_not", "signbit", "isin"};
+    "eq",          "ne",          "lt",          "le",
+    "gt",          "ge",          "greater",     "greater_equal",
+    "less",        "less_equal",  "not_equal",   "isclose",
+    "isnan",       "isinf",       "isfinite",    "isposinf",
+    "isneginf",    "isreal",      "logical_and", "logical_or",
+    "logical_xor", "logical_not", "signbit",     "isin"};
 constexpr llvm::StringLiteral Int64Result[] = {
-    "argmax", "argmin", "argsort", "argwhere", "nonzero", "searchsorted",
-    "bucketize", "multinomial", "count_nonzero"};
+    "argmax",       "argmin",    "argsort",     "argwhere",     "nonzero",
+    "searchsorted", "bucketize", "multinomial", "count_nonzero"};
 // Ops whose result has their first tensor's dtype, whatever it is (copies,
 // gathers and reshuffles of its elements), where type promotion over
 // several tensors would say otherwise or say nothing for integers.
-constexpr llvm::StringLiteral SelfDType[] = {
-    "clone", "contiguous", "index", "index_select", "gather", "take",
-    "take_along_dim", "masked_select", "flip", "fliplr", "flipud", "roll",
-    "repeat", "tile", "tril", "triu", "constant_pad_nd", "repeat_interleave",
-    "pin_memory", "narrow_copy", "pad", "reflection_pad1d", "reflection_pad2d",
-    "reflection_pad3d", "replication_pad1d", "replication_pad2d",
-    "replication_pad3d", "detach", "unfold", "embedding", "pixel_shuffle",
-    "pixel_unshuffle", "channel_shuffle"};
+constexpr llvm::StringLiteral SelfDType[] = {"clone",
+                                             "contiguous",
+                                             "index",
+                                             "index_select",
+                                             "gather",
+                                             "take",
+                                             "take_along_dim",
+                                             "masked_select",
+                                             "flip",
+                                             "fliplr",
+                                             "flipud",
+                                             "roll",
+                                             "repeat",
+                                             "tile",
+                                             "tril",
+                                             "triu",
+                                             "constant_pad_nd",
+                                             "repeat_interleave",
+                                             "pin_memory",
+                                             "narrow_copy",
+                                             "pad",
+                                             "reflection_pad1d",
+                                             "reflection_pad2d",
+                                             "reflection_pad3d",
+                                             "replication_pad1d",
+                                             "replication_pad2d",
+                                             "replication_pad3d",
+                                             "detach",
+                                             "unfold",
+                                             "embedding",
+                                             "pixel_shuffle",
+                                             "pixel_unshuffle",
+                                             "channel_shuffle"};
 // Views whose result has another dtype than their object.
 constexpr llvm::StringLiteral DTypeChangingViews[] = {
-    "view_as_real", "view_as_complex", "real", "imag", "_neg_view",
-    "_conj", "view"};
+    "view_as_real", "view_as_complex", "real", "imag",
+    "_neg_view",    "_conj",           "view"};
 
 // Ops that refuse two floating dtypes among their first two tensors instead
 // of promoting: the matrix products (cuda/Blas.cpp: "expected mat1 and mat2
 // to have the same dtype"), convolutions ("Input type (double) and weight
 // type (float) should be the same"), linear and bilinear.
-constexpr llvm::StringLiteral NonPromotingOps[] = {
-    "mm", "bmm", "matmul", "mv", "dot", "vdot", "linear", "bilinear",
-    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-    "conv_transpose3d", "convolution", "_convolution"};
+constexpr llvm::StringLiteral NonPromotingOps[] = {"mm",
+                                                   "bmm",
+                                                   "matmul",
+                                                   "mv",
+                                                   "dot",
+                                                   "vdot",
+                                                   "linear",
+                                                   "bilinear",
+                                                   "conv1d",
+                                                   "conv2d",
+                                                   "conv3d",
+                                                   "conv_transpose1d",
+                                                   "conv_transpose2d",
+                                                   "conv_transpose3d",
+                                                   "convolution",
+                                                   "_convolution"};
 
 // The number of dimensions of results.
 constexpr llvm::StringLiteral PointwiseOps[] = {
-    "add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder",
-    "pow", "atan2", "maximum", "minimum", "fmod", "eq", "ne", "lt", "le", "gt",
-    "ge", "logical_and", "logical_or", "logical_xor", "where", "relu",
-    "sigmoid", "tanh", "exp", "log", "neg", "abs", "sqrt", "clamp", "sin",
-    "cos", "gelu", "silu", "leaky_relu", "masked_fill", "fill", "zero",
-    "rsub", "clamp_min", "clamp_max", "hardtanh", "elu", "selu", "celu",
-    "softplus", "mish", "log1p", "expm1", "reciprocal", "rsqrt", "square",
-    "sign", "floor", "ceil", "round", "trunc", "frac", "lerp", "addcmul",
-    "addcdiv", "hypot", "logaddexp", "xlogy", "bitwise_and", "bitwise_or",
-    "bitwise_xor", "bitwise_not", "isnan", "isinf", "isfinite", "logical_not",
-    "nan_to_num", "erf", "erfc", "erfinv", "tan", "asin", "acos", "atan",
-    "sinh", "cosh", "asinh", "acosh", "atanh", "log2", "log10", "exp2",
-    "sigmoid_backward", "threshold", "hardsigmoid", "hardswish", "relu6",
-    "prelu", "glu_backward"};
-constexpr llvm::StringLiteral SameRankOps[] = {
-    "permute", "transpose", "contiguous", "clone", "detach", "flip", "narrow",
-    "index_select", "roll", "slice", "t", "pin_memory", "softmax",
-    "log_softmax", "dropout", "feature_dropout", "alpha_dropout", "cumsum",
-    "cumprod", "sort", "argsort", "topk", "cummax", "cummin", "tril", "triu",
-    "layer_norm", "batch_norm", "group_norm", "instance_norm", "_softmax",
-    "_log_softmax", "normalize", "native_dropout", "movedim", "swapaxes",
-    "swapdims", "repeat", "tile", "gather", "scatter", "scatter_add",
-    "index_add", "index_fill", "index_copy", "masked_scatter",
-    "constant_pad_nd"};
+    "add",         "sub",         "mul",
+    "div",         "true_divide", "floor_divide",
+    "remainder",   "pow",         "atan2",
+    "maximum",     "minimum",     "fmod",
+    "eq",          "ne",          "lt",
+    "le",          "gt",          "ge",
+    "logical_and", "logical_or",  "logical_xor",
+    "where",       "relu",        "sigmoid",
+    "tanh",        "exp",         "log",
+    "neg",         "abs",         "sqrt",
+    "clamp",       "sin",         "cos",
+    "gelu",        "silu",        "leaky_relu",
+    "masked_fill", "fill",        "zero",
+    "rsub",        "clamp_min",   "clamp_max",
+    "hardtanh",    "elu",         "selu",
+    "celu",        "softplus",    "mish",
+    "log1p",       "expm1",       "reciprocal",
+    "rsqrt",       "square",      "sign",
+    "floor",       "ceil",        "round",
+    "trunc",       "frac",        "lerp",
+    "addcmul",     "addcdiv",     "hypot",
+    "logaddexp",   "xlogy",       "bitwise_and",
+    "bitwise_or",  "bitwise_xor", "bitwise_not",
+    "isnan",       "isinf",       "isfinite",
+    "logical_not", "nan_to_num",  "erf",
+    "erfc",        "erfinv",      "tan",
+    "asin",        "acos",        "atan",
+    "sinh",        "cosh",        "asinh",
+    "acosh",       "atanh",       "log2",
+    "log10",       "exp2",        "sigmoid_backward",
+    "threshold",   "hardsigmoid", "hardswish",
+    "relu6",       "prelu",       "glu_backward"};
+constexpr llvm::StringLiteral SameRankOps[] = {"permute",
+                                               "transpose",
+                                               "contiguous",
+                                               "clone",
+                                               "detach",
+                                               "flip",
+                                               "narrow",
+                                               "index_select",
+                                               "roll",
+                                               "slice",
+                                               "t",
+                                               "pin_memory",
+                                               "softmax",
+                                               "log_softmax",
+                                               "dropout",
+                                               "feature_dropout",
+                                               "alpha_dropout",
+                                               "cumsum",
+                                               "cumprod",
+                                               "sort",
+                                               "argsort",
+                                               "topk",
+                                               "cummax",
+                                               "cummin",
+                                               "tril",
+                                               "triu",
+                                               "layer_norm",
+                                               "batch_norm",
+                                               "group_norm",
+                                               "instance_norm",
+                                               "_softmax",
+                                               "_log_softmax",
+                                               "normalize",
+                                               "native_dropout",
+                                               "movedim",
+                                               "swapaxes",
+                                               "swapdims",
+                                               "repeat",
+                                               "tile",
+                                               "gather",
+                                               "scatter",
+                                               "scatter_add",
+                                               "index_add",
+                                               "index_fill",
+                                               "index_copy",
+                                               "masked_scatter",
+                                               "constant_pad_nd"};
 constexpr llvm::StringLiteral Reductions[] = {
-    "sum", "mean", "max", "min", "prod", "norm", "amax", "amin", "all", "any",
-    "std", "var", "median", "nanmedian", "nansum", "logsumexp", "argmax",
-    "argmin", "count_nonzero"};
+    "sum",       "mean",   "max",    "min",          "prod",
+    "norm",      "amax",   "amin",   "all",          "any",
+    "std",       "var",    "median", "nanmedian",    "nansum",
+    "logsumexp", "argmax", "argmin", "count_nonzero"};
 
 bool isCpuArgument(llvm::StringRef Op, llvm::StringRef Arg) {
   return llvm::any_of(CpuArguments, [&](const CpuArgument &C) {
@@ -378,7 +490,8 @@ llvm::StringRef schemaOfCall(const CallExpr *CE) {
   if (!MD || !isOpsStruct(MD->getParent()))
     return {};
   llvm::StringRef Text = schemaText(MD->getParent());
-  llvm::StringRef Name = Text.take_until([](char C) { return C == '.' || C == '('; });
+  llvm::StringRef Name =
+      Text.take_until([](char C) { return C == '.' || C == '('; });
   if (Name.size() > 1 && Name.ends_with("_") && !Name.ends_with("__"))
     Name = Name.drop_back();
   return Name;
@@ -626,7 +739,8 @@ AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
       FirstTwo.push_back(static_cast<int>(P));
   if (FirstTwo.size() == 2)
     for (const auto &G : NonPromotingGroups)
-      if (llvm::is_contained(G, FirstTwo[0]) && llvm::is_contained(G, FirstTwo[1]))
+      if (llvm::is_contained(G, FirstTwo[0]) &&
+          llvm::is_contained(G, FirstTwo[1]))
         Result->NonPromoting = true;
   const CallSemantics *Out = Result.get();
   Cache[FD] = std::move(Result);
@@ -700,12 +814,14 @@ AtenSemantics::byName(const FunctionDecl *FD, llvm::StringRef Op, bool IsMethod,
     if (Next >= Covered)
       break;
     Roles[P] = ByArgument[Next++];
-    if (P > 0 && (Roles[P].K == ArgumentRole::Device ||
-                  Roles[P].K == ArgumentRole::CpuAllowed) &&
+    if (P > 0 &&
+        (Roles[P].K == ArgumentRole::Device ||
+         Roles[P].K == ArgumentRole::CpuAllowed) &&
         !IsTensorType(FD->getParamDecl(P - 1)->getType()))
       Roles[P].K = ArgumentRole::None;
   }
-  auto Owned = std::make_unique<CallSemantics>(withOverlay(S, std::move(Roles)));
+  auto Owned =
+      std::make_unique<CallSemantics>(withOverlay(S, std::move(Roles)));
   const CallSemantics *Out = Owned.get();
   ByNameCache[FD] = std::move(Owned);
   return Out;
@@ -723,10 +839,10 @@ llvm::ArrayRef<const char *> AtenSemantics::builtinSchemaTexts() {
   return llvm::ArrayRef(BuiltinSchemaTexts).drop_back(); // the nullptr
 }
 
-const OpSchema *AtenSemantics::builtinSchema(llvm::StringRef Op,
-                                             llvm::ArrayRef<bool> TensorArguments,
-                                             unsigned Droppable,
-                                             unsigned *CoveredOut) {
+const OpSchema *
+AtenSemantics::builtinSchema(llvm::StringRef Op,
+                             llvm::ArrayRef<bool> TensorArguments,
+                             unsigned Droppable, unsigned *CoveredOut) {
   static const BuiltinTable Table;
   auto It = Table.ByName.find(Op);
   if (It == Table.ByName.end())
@@ -738,7 +854,8 @@ const OpSchema *AtenSemantics::builtinSchema(llvm::StringRef Op,
   // keyword-only arguments positionally, after the others.
   const OpSchema *Best = nullptr;
   size_t BestCovered = 0;
-  const size_t Required = TensorArguments.size() - std::min<size_t>(Droppable, TensorArguments.size());
+  const size_t Required = TensorArguments.size() -
+                          std::min<size_t>(Droppable, TensorArguments.size());
   // Whether S takes the first Covered arguments, the rest defaulted. A
   // droppable (defaulted) C++ parameter may only stand for an argument
   // that has a default too: tt's max(self, loc) is max(Tensor), not
@@ -746,12 +863,12 @@ const OpSchema *AtenSemantics::builtinSchema(llvm::StringRef Op,
   auto Matches = [&](const OpSchema &S, size_t Covered) {
     for (unsigned I = 0; I < S.Arguments.size(); ++I) {
       const OpSchema::Argument &A = S.Arguments[I];
-      const bool Tensor = A.Ty == OpSchema::Type::Tensor ||
-                          A.Ty == OpSchema::Type::TensorList;
+      const bool Tensor =
+          A.Ty == OpSchema::Type::Tensor || A.Ty == OpSchema::Type::TensorList;
       const bool Defaulted = A.HasDefault || A.Optional;
-      if (I < Covered ? Tensor != TensorArguments[I] ||
-                            (I >= Required && !Defaulted)
-                      : !Defaulted)
+      if (I < Covered
+              ? Tensor != TensorArguments[I] || (I >= Required && !Defaulted)
+              : !Defaulted)
         return false;
     }
     return true;

@@ -50,7 +50,7 @@ struct ArgumentRole {
     CpuAllowed, // a tensor the op lets stay on the cpu (indices, lengths)
     DType,      // a ScalarType naming the result's dtype (dtype=)
     Options,    // TensorOptions carrying dtype= or device=
-    Scalar,     // a number that takes part in type promotion (add.Scalar's other)
+    Scalar, // a number that takes part in type promotion (add.Scalar's other)
     ReducedDims, // the dims a reduction removes (sum.dim_IntList's dim)
     KeepDim,     // a reduction's keepdim flag
   };
@@ -149,9 +149,10 @@ public:
   /// defaulted non-tensors that need not be the op's (tt's SourceLoc); of
   /// the overloads that match, the one covering the most arguments wins
   /// (how many, in \p Covered).
-  static const OpSchema *
-  builtinSchema(llvm::StringRef Op, llvm::ArrayRef<bool> TensorArguments,
-                unsigned Droppable = 0, unsigned *Covered = nullptr);
+  static const OpSchema *builtinSchema(llvm::StringRef Op,
+                                       llvm::ArrayRef<bool> TensorArguments,
+                                       unsigned Droppable = 0,
+                                       unsigned *Covered = nullptr);
 
   /// The texts of the built-in schemas (for the tests).
   static llvm::ArrayRef<const char *> builtinSchemaTexts();

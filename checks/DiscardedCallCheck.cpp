@@ -2,10 +2,10 @@
 
 #include "DiscardedCallCheck.h"
 #include "UserCode.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "analysis/Exprs.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -141,7 +141,8 @@ StringRef textOf(SourceRange R, const SourceManager &SM,
 
 } // namespace
 
-DiscardedCallCheck::DiscardedCallCheck(StringRef Name, ClangTidyContext *Context)
+DiscardedCallCheck::DiscardedCallCheck(StringRef Name,
+                                       ClangTidyContext *Context)
     : TensorCheck(Name, Context),
       AllowCastToVoid(boolOption("AllowCastToVoid", true)) {}
 
@@ -237,8 +238,8 @@ void DiscardedCallCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 // Descends through the parts of E whose value is discarded with E.
-void DiscardedCallCheck::findDiscarded(
-    const Expr *E, bool CastToVoid, const MatchFinder::MatchResult &Result) {
+void DiscardedCallCheck::findDiscarded(const Expr *E, bool CastToVoid,
+                                       const MatchFinder::MatchResult &Result) {
   E = analysis::ignoreTransparent(E);
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isCommaOp()) {
@@ -272,8 +273,7 @@ void DiscardedCallCheck::findDiscarded(
   }
 }
 
-void DiscardedCallCheck::report(const CXXMemberCallExpr *Call,
-                                bool CastToVoid,
+void DiscardedCallCheck::report(const CXXMemberCallExpr *Call, bool CastToVoid,
                                 const MatchFinder::MatchResult &Result) {
   const auto *Callee = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens());
   const Expr *Recv = Call->getImplicitObjectArgument();
@@ -296,9 +296,8 @@ void DiscardedCallCheck::report(const CXXMemberCallExpr *Call,
     RecvRange = SourceRange(SM.getSpellingLoc(RecvRange.getBegin()),
                             SM.getSpellingLoc(RecvRange.getEnd()));
   const auto *This = dyn_cast<CXXThisExpr>(Recv->IgnoreParenImpCasts());
-  StringRef RecvText = This && This->isImplicit()
-                           ? StringRef("this")
-                           : textOf(RecvRange, SM, LO);
+  StringRef RecvText = This && This->isImplicit() ? StringRef("this")
+                                                  : textOf(RecvRange, SM, LO);
   std::string Method = Callee->getMemberNameInfo().getAsString();
   std::string Object, CallText;
   if (RecvText.empty()) {
@@ -326,8 +325,8 @@ void DiscardedCallCheck::report(const CXXMemberCallExpr *Call,
   // Written in a template when the receiver, or the object it is a member
   // of, belongs to an instantiation.
   const VarDecl *Root = rootVariable(Recv);
-  const bool InTemplate =
-      Fixable && (isInInstantiation(Named) || (Root && isInInstantiation(Root)));
+  const bool InTemplate = Fixable && (isInInstantiation(Named) ||
+                                      (Root && isInInstantiation(Root)));
   // A template's call is seen in the pattern and in every instantiation:
   // one warning. A later instantiation that could not take the pattern's
   // fix-it (a const receiver, another class's in-place twin) withdraws it.
@@ -335,8 +334,8 @@ void DiscardedCallCheck::report(const CXXMemberCallExpr *Call,
     auto It = Deferred.find(Loc);
     if (It != Deferred.end()) {
       const FixItHint &Pending = It->second.FixIt;
-      if (!Fixable || !InTemplate || !isPatternLocal(Recv) || F.FixIt.isNull() ||
-          F.FixIt.CodeToInsert != Pending.CodeToInsert ||
+      if (!Fixable || !InTemplate || !isPatternLocal(Recv) ||
+          F.FixIt.isNull() || F.FixIt.CodeToInsert != Pending.CodeToInsert ||
           F.FixIt.RemoveRange.getAsRange() != Pending.RemoveRange.getAsRange())
         OtherCalls.insert(Loc);
     }

@@ -46,20 +46,21 @@ protected:
   /// One warning, as emitted.
   struct Finding {
     const CXXMemberCallExpr *Call = nullptr;
-    SourceLocation Loc;      ///< the member name, at its expansion
-    std::string CallText;    ///< `'x.add(...)'`
-    std::string Object;      ///< `'x'`, or "the tensor"
-    std::string Method;      ///< `add`
+    SourceLocation Loc;   ///< the member name, at its expansion
+    std::string CallText; ///< `'x.add(...)'`
+    std::string Object;   ///< `'x'`, or "the tensor"
+    std::string Method;   ///< `add`
     bool ConstReceiver = false;
-    bool Fix = false;        ///< whether the fix-it below holds
-    FixItHint FixIt;         ///< the check's fix-it for a named receiver
+    bool Fix = false; ///< whether the fix-it below holds
+    FixItHint FixIt;  ///< the check's fix-it for a named receiver
   };
 
   /// Whether this check reports a discarded call of \p MD.
   virtual bool reports(const CXXMethodDecl *MD) const = 0;
   /// The fix-it for \p Call on the named receiver spelled \p RecvText.
   virtual FixItHint fixFor(const CXXMemberCallExpr *Call,
-                           const MemberExpr *Callee, StringRef RecvText) const = 0;
+                           const MemberExpr *Callee,
+                           StringRef RecvText) const = 0;
   /// Emits the warning and its notes.
   virtual void emit(const Finding &F) = 0;
 

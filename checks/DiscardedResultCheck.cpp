@@ -32,8 +32,8 @@ const CXXMethodDecl *inPlaceTwin(const CXXMethodDecl *MD, unsigned NumArgs,
       const auto *M = dyn_cast<CXXMethodDecl>(ND->getUnderlyingDecl());
       if (!M || M->isStatic())
         continue;
-      if (M->getMinRequiredArguments() > NumArgs || NumArgs > M->getNumParams() ||
-          NumArgs > MD->getNumParams())
+      if (M->getMinRequiredArguments() > NumArgs ||
+          NumArgs > M->getNumParams() || NumArgs > MD->getNumParams())
         continue;
       bool Fits = true;
       for (unsigned I = 0; I < NumArgs && Fits; ++I)

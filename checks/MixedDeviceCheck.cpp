@@ -10,9 +10,7 @@ bool MixedDeviceCheck::checkSite(const Site &S, ASTContext &Ctx) {
     return false;
   // ATen moves a 0-dim cpu tensor to the others' device: only an operand
   // that provably has dimensions can clash from the cpu.
-  auto Counts = [](const Operand &O) {
-    return !O.Fact.mayBeCpuScalar();
-  };
+  auto Counts = [](const Operand &O) { return !O.Fact.mayBeCpuScalar(); };
   for (size_t I = 0; I < S.Operands.size(); ++I)
     for (size_t J = I + 1; J < S.Operands.size(); ++J) {
       const Operand &A = S.Operands[I], &B = S.Operands[J];

@@ -84,7 +84,8 @@ bool parseType(llvm::StringRef T, OpSchema::Argument &A) {
     A.Writes = Annotation.contains('!');
     T = T.take_front(Paren).trim();
   }
-  if (T.empty() || !llvm::all_of(T, [](char C) { return isIdentifierChar(C) || C == '.'; }))
+  if (T.empty() ||
+      !llvm::all_of(T, [](char C) { return isIdentifierChar(C) || C == '.'; }))
     return false;
   using Ty = OpSchema::Type;
   if (T == "Tensor")
@@ -205,9 +206,8 @@ bool OpSchema::isInPlace() const {
 }
 
 bool OpSchema::isOut() const {
-  return llvm::any_of(Arguments, [](const Argument &A) {
-    return A.Writes && A.KwargOnly;
-  });
+  return llvm::any_of(
+      Arguments, [](const Argument &A) { return A.Writes && A.KwargOnly; });
 }
 
 bool OpSchema::returnsView() const {

@@ -4,8 +4,9 @@
 // native_functions.yaml's `func:` entries that c10::FunctionSchema parses:
 //
 //   add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
-//   max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
-//   add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+//   max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor
+//   indices) add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) ->
+//   Tensor(a!)
 //
 // Every LibTorch header set carries these strings (`schema_str` of the
 // structs in at::_ops, ATen/ops/*_ops.h), 1.13 and 2.x alike; the analysis
@@ -36,7 +37,7 @@ struct OpSchema {
     IntList,    // int[], int[2], SymInt[]
     Bool,
     Float,
-    Other,      // str, Layout, MemoryFormat, Generator, Dimname, ...
+    Other, // str, Layout, MemoryFormat, Generator, Dimname, ...
   };
 
   struct Argument {

@@ -99,9 +99,8 @@ void SiteCheck::judgeCall(const FollowedCall &Call, ASTContext &Ctx,
                           llvm::SmallVectorImpl<const FollowedCall *> &Chain) {
   if (!Call.Facts || !Call.Facts->Complete ||
       Chain.size() >= DeviceDtypeAnalysis::MaxCallDepth ||
-      llvm::any_of(Chain, [&](const FollowedCall *C) {
-        return C->Facts == Call.Facts;
-      }))
+      llvm::any_of(
+          Chain, [&](const FollowedCall *C) { return C->Facts == Call.Facts; }))
     return;
   Chain.push_back(&Call);
   const SourceManager &SM = Ctx.getSourceManager();
@@ -130,8 +129,7 @@ std::string SiteCheck::nameOf(const Expr *E, ASTContext &Ctx) const {
   if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
     R = CharSourceRange::getTokenRange(SM.getSpellingLoc(R.getBegin()),
                                        SM.getSpellingLoc(R.getEnd()));
-  std::string Text =
-      Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+  std::string Text = Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
   if (Text.empty() || Text.find('\n') != std::string::npos)
     return "the operand";
   if (Text.size() > 40)
@@ -166,16 +164,25 @@ void SiteCheck::noteDeviceOrigin(const Operand &O, ASTContext &Ctx) {
   std::string What = nameOf(O.E, Ctx) + " is on " + O.Fact.Device.describe();
   const char *How = nullptr;
   switch (Or.How) {
-  case Origin::Created: How = "created here"; break;
-  case Origin::Moved: How = "moved here"; break;
+  case Origin::Created:
+    How = "created here";
+    break;
+  case Origin::Moved:
+    How = "moved here";
+    break;
   case Origin::Batch:
     How = "batches come from the data loader on the cpu";
     break;
-  case Origin::Result: How = "computed here"; break;
+  case Origin::Result:
+    How = "computed here";
+    break;
   case Origin::ModuleMoved:
   case Origin::ModuleCreated:
-  case Origin::ModuleLoaded: How = "output of a module placed here"; break;
-  default: return;
+  case Origin::ModuleLoaded:
+    How = "output of a module placed here";
+    break;
+  default:
+    return;
   }
   diag(Ctx.getSourceManager().getExpansionLoc(Or.Loc), "%0: %1",
        DiagnosticIDs::Note)
@@ -198,7 +205,8 @@ void SiteCheck::noteModuleDevice(const Expr *Module, const ModuleFact &M,
                                  ASTContext &Ctx) {
   if (!M.DeviceOrigin.valid())
     return;
-  SourceLocation Loc = Ctx.getSourceManager().getExpansionLoc(M.DeviceOrigin.Loc);
+  SourceLocation Loc =
+      Ctx.getSourceManager().getExpansionLoc(M.DeviceOrigin.Loc);
   if (M.DeviceOrigin.How == Origin::ModuleMoved)
     diag(Loc, "%0 was moved to %1 here", DiagnosticIDs::Note)
         << moduleName(Module, Ctx) << M.Device.describe();

@@ -43,8 +43,7 @@ protected:
   void noteTypeOrigin(const Operand &O, ASTContext &Ctx);
   void noteModuleDevice(const Expr *Module, const ModuleFact &M,
                         ASTContext &Ctx);
-  void noteModuleType(const Expr *Module, const ModuleFact &M,
-                      ASTContext &Ctx);
+  void noteModuleType(const Expr *Module, const ModuleFact &M, ASTContext &Ctx);
   /// The callee as users name it: 'operator+', 'matmul', 'forward'.
   static std::string calleeName(const Site &S);
   /// The translation unit's analysis state, for questions a check asks it

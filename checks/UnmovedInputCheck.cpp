@@ -39,7 +39,8 @@ bool usableAnywhereInFunction(const Expr *E, const Expr *Call,
     return false;
   if (isa<ParmVarDecl>(VD))
     return true;
-  const auto *Body = Fn ? dyn_cast_or_null<CompoundStmt>(Fn->getBody()) : nullptr;
+  const auto *Body =
+      Fn ? dyn_cast_or_null<CompoundStmt>(Fn->getBody()) : nullptr;
   if (!Body)
     return false;
   for (const Stmt *S : Body->body())
@@ -54,8 +55,8 @@ bool usableAnywhereInFunction(const Expr *E, const Expr *Call,
 // `.to(d)` binds tighter than any infix or prefix operator.
 bool needsParens(const Expr *E) {
   if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E))
-    return OCE->getOperator() != OO_Call && OCE->getOperator() != OO_Subscript &&
-           OCE->getOperator() != OO_Arrow;
+    return OCE->getOperator() != OO_Call &&
+           OCE->getOperator() != OO_Subscript && OCE->getOperator() != OO_Arrow;
   return !isa<DeclRefExpr, MemberExpr, CallExpr, ParenExpr>(E);
 }
 
@@ -92,8 +93,8 @@ bool contains(const Stmt *S, const Stmt *Target) {
 StringRef sourceText(const Expr *E, const SourceManager &SM,
                      const LangOptions &LO) {
   return Lexer::getSourceText(
-      CharSourceRange::getTokenRange(E->IgnoreImplicit()->getSourceRange()),
-      SM, LO);
+      CharSourceRange::getTokenRange(E->IgnoreImplicit()->getSourceRange()), SM,
+      LO);
 }
 
 // A move of the variable \p VD to the module's device that
@@ -107,8 +108,7 @@ StringRef sourceText(const Expr *E, const SourceManager &SM,
 const CXXMemberCallExpr *discardedMoveOf(const VarDecl *VD, const Expr *Call,
                                          const FunctionDecl *Fn,
                                          const Expr *ModuleDevice,
-                                         const ApiModel &Api,
-                                         ASTContext &Ctx) {
+                                         const ApiModel &Api, ASTContext &Ctx) {
   if (!Fn || !Fn->getBody() || !ModuleDevice || Fn->isTemplateInstantiation() ||
       VD->getType().getNonReferenceType().isConstQualified())
     return nullptr;
@@ -166,7 +166,8 @@ const CXXMemberCallExpr *discardedMoveOf(const VarDecl *VD, const Expr *Call,
     if (!T)
       continue;
     const Expr *LHS = nullptr;
-    if (const auto *BO = dyn_cast<BinaryOperator>(T); BO && BO->isAssignmentOp())
+    if (const auto *BO = dyn_cast<BinaryOperator>(T);
+        BO && BO->isAssignmentOp())
       LHS = BO->getLHS();
     else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(T);
              OC && OC->isAssignmentOp())
@@ -211,7 +212,8 @@ bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
     Named = Copy->getArg(0)->IgnoreImplicit();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Named->IgnoreParens()))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-        VD && VD->isLocalVarDeclOrParm() && isCheckEnabled("tensor-discarded-cast"))
+        VD && VD->isLocalVarDeclOrParm() &&
+        isCheckEnabled("tensor-discarded-cast"))
       OwnedBy = discardedMoveOf(VD, S.Call, S.Function, S.Module.MoveDeviceArg,
                                 Api, Ctx);
   {
@@ -223,8 +225,8 @@ bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
     SourceRange R = Written->getSourceRange();
     // Only a tensor can take .to(device): not a vector of inputs.
     if (Dev && !OwnedBy &&
-        Api.isTensorValueType(Written->getType().getUnqualifiedType()) && !R.getBegin().isMacroID() &&
-        !R.getEnd().isMacroID() &&
+        Api.isTensorValueType(Written->getType().getUnqualifiedType()) &&
+        !R.getBegin().isMacroID() && !R.getEnd().isMacroID() &&
         !Dev->getBeginLoc().isMacroID() &&
         usableAnywhereInFunction(Dev, S.Call, S.Function, Ctx)) {
       StringRef DevText = sourceText(Dev, SM, Ctx.getLangOpts());

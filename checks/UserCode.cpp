@@ -27,7 +27,6 @@ private:
   std::vector<const FunctionDecl *> &Out;
 };
 
-
 // Function definitions written in user code, in declaration order.
 void collectFunctions(const DeclContext *DC, const SourceManager &SM,
                       bool Patterns, std::vector<const FunctionDecl *> &Out) {

@@ -91,10 +91,22 @@ constexpr int64_t kElems = int64_t{64} << 20;
 }  // namespace
 
 BENCHMARK(BM_MemcpyD2D)->Arg(kElems * 3)->Arg(kElems * 6)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Convert, f32_to_f16, tt::kFloat, tt::kHalf)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Convert, f16_to_f32, tt::kHalf, tt::kFloat)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Convert, f32_to_bf16, tt::kFloat, tt::kBFloat16)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Convert, f32_to_f64, tt::kFloat, tt::kDouble)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Convert, f32_to_f16, tt::kFloat, tt::kHalf)
+    ->Arg(kElems)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Convert, f16_to_f32, tt::kHalf, tt::kFloat)
+    ->Arg(kElems)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Convert, f32_to_bf16, tt::kFloat, tt::kBFloat16)
+    ->Arg(kElems)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Convert, f32_to_f64, tt::kFloat, tt::kDouble)
+    ->Arg(kElems)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Add, f32, tt::kFloat)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Add, f16, tt::kHalf)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Gemm, f32, tt::kFloat)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);

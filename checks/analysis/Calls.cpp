@@ -66,8 +66,10 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
     QualType T = P->getType().getNonReferenceType().getUnqualifiedType();
     CtxKey += std::to_string(I) + "=";
     if (Api.isTensorValueType(T)) {
-      TensorFact F = isTensorExpr(Arg) ? evalTensor(Arg) : TensorFact::unknown();
-      if (F.Device.Kind == FactKind::Unknown && F.Type.Kind == FactKind::Unknown)
+      TensorFact F =
+          isTensorExpr(Arg) ? evalTensor(Arg) : TensorFact::unknown();
+      if (F.Device.Kind == FactKind::Unknown &&
+          F.Type.Kind == FactKind::Unknown)
         continue;
       Informative = true;
       Context.Tensors[Key(P)] = F;
@@ -77,7 +79,8 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
       if (const ValueDecl *M = moduleVar(A); M && ChangedVars.contains(M))
         continue;
       ModuleFact M = evalModule(A);
-      if (M.Device.Kind == FactKind::Unknown && M.Type.Kind == FactKind::Unknown)
+      if (M.Device.Kind == FactKind::Unknown &&
+          M.Type.Kind == FactKind::Unknown)
         continue;
       Informative = true;
       Context.Modules[P] = M;
@@ -113,7 +116,8 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
     if (Object && !isa<CXXThisExpr>(strip(Object)))
       if (ModuleFact M = evalModule(Object);
           M.Device.isKnown() || M.Device.Kind == FactKind::Symbolic) {
-        if (const ValueDecl *V = moduleVar(Object); !V || !ChangedVars.contains(V)) {
+        if (const ValueDecl *V = moduleVar(Object);
+            !V || !ChangedVars.contains(V)) {
           Context.This = M;
           Context.ThisJudged = ModuleCall;
           CtxKey += ModuleCall ? "call=" : "this=";

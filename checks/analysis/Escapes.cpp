@@ -31,8 +31,7 @@ bool mayChangeThis(Session &S, const CXXMethodDecl *MD, const ApiModel &Api);
 // not the tensor API's, not a module's forward (module calls never move the
 // module), and with a body that moves or hands out its object or a module
 // member.
-bool mayChangeObject(Session &S, const CXXMethodDecl *MD,
-                     const ApiModel &Api) {
+bool mayChangeObject(Session &S, const CXXMethodDecl *MD, const ApiModel &Api) {
   return MD && !MD->isConst() && !MD->isStatic() && !Api.isApiFunction(MD) &&
          !Api.isModuleForward(MD) && mayChangeThis(S, MD, Api);
 }
@@ -242,11 +241,10 @@ public:
       QualType PT = FD->getParamDecl(P)->getType();
       // By value or by const reference the callee cannot rebind the
       // caller's tensor; a module handle by value shares the module.
-      bool MayModify =
-          (PT->isReferenceType() &&
-           !PT.getNonReferenceType().isConstQualified()) ||
-          PT->isPointerType() || Api.isModuleHandleType(PT) ||
-          PT->isDependentType();
+      bool MayModify = (PT->isReferenceType() &&
+                        !PT.getNonReferenceType().isConstQualified()) ||
+                       PT->isPointerType() || Api.isModuleHandleType(PT) ||
+                       PT->isDependentType();
       if (MayModify && Def && P < Def->getNumParams() &&
           !mayChangeParam(S, Def, Def->getParamDecl(P), Api))
         MayModify = false;
@@ -509,8 +507,8 @@ const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api) {
   return Def;
 }
 
-bool mayChangeParam(Session &S, const FunctionDecl *Def, const ParmVarDecl *Param,
-                    const ApiModel &Api) {
+bool mayChangeParam(Session &S, const FunctionDecl *Def,
+                    const ParmVarDecl *Param, const ApiModel &Api) {
   EscapeState &C = S.Escapes;
   auto Key = std::make_pair(Def, Api.configurationKey());
   if (auto It = C.Changed.find(Key); It != C.Changed.end())
@@ -565,7 +563,8 @@ bool mayChangeThis(Session &S, const CXXMethodDecl *MD, const ApiModel &Api) {
 
 } // namespace
 
-bool mayMoveItsModule(Session &S, const CXXMethodDecl *MD, const ApiModel &Api) {
+bool mayMoveItsModule(Session &S, const CXXMethodDecl *MD,
+                      const ApiModel &Api) {
   return MD && mayChangeThis(S, MD, Api);
 }
 
@@ -587,7 +586,8 @@ bool forwardConvertsInput(const CXXRecordDecl *Module, const ApiModel &Api) {
           return true;
         // x.to(d), x.flatten(1).to(d): down the chain of tensor methods.
         const Expr *Obj = MCE->getImplicitObjectArgument();
-        while (const auto *Inner = dyn_cast_or_null<CXXMemberCallExpr>(strip(Obj)))
+        while (const auto *Inner =
+                   dyn_cast_or_null<CXXMemberCallExpr>(strip(Obj)))
           Obj = Inner->getImplicitObjectArgument();
         Found |= referencedVar(Obj) == Input;
         return !Found;
@@ -603,6 +603,5 @@ bool forwardConvertsInput(const CXXRecordDecl *Module, const ApiModel &Api) {
   }
   return false;
 }
-
 
 } // namespace clang::tidy::tensor::analysis

@@ -72,8 +72,8 @@ const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api);
 /// code whose body moves or hands out its object (a method defined in
 /// another translation unit is taken to keep it). Conservatively true for
 /// recursive calls. Cached in \p S.
-bool mayChangeParam(Session &S, const FunctionDecl *Def, const ParmVarDecl *Param,
-                    const ApiModel &Api);
+bool mayChangeParam(Session &S, const FunctionDecl *Def,
+                    const ParmVarDecl *Param, const ApiModel &Api);
 
 /// May \p MD, a method of a module class, move its module or a module
 /// member, directly or through the methods it calls on its object (a body

@@ -1,8 +1,8 @@
 //===--- Exprs.cpp - Expressions as the user wrote them -------------------===//
 
 #include "Exprs.h"
-#include "llvm/ADT/STLExtras.h"
 #include "clang/AST/IgnoreExpr.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace clang::tidy::tensor::analysis {
 namespace {
@@ -158,8 +158,7 @@ int sizesRank(const Expr *E, const ApiModel &Api) {
       return -1;
     // IntArrayRef(n): c10::ArrayRef's one-element constructor.
     const CXXRecordDecl *RD = CE->getConstructor()->getParent();
-    if (Api.isArrayRefClass(RD) &&
-        !CE->isListInitialization() &&
+    if (Api.isArrayRefClass(RD) && !CE->isListInitialization() &&
         strip(Args[0])->getType()->isIntegerType())
       return 1;
     return sizesRank(Args[0], Api);
@@ -242,7 +241,7 @@ std::optional<llvm::SmallVector<QualType, 4>> tupleElementTypes(QualType T) {
     if (A.getKind() == TemplateArgument::Pack) {
       for (const TemplateArgument &P : A.pack_elements())
         Types.push_back(P.getKind() == TemplateArgument::Type ? P.getAsType()
-                                                               : QualType());
+                                                              : QualType());
       continue;
     }
     Types.push_back(A.getKind() == TemplateArgument::Type ? A.getAsType()

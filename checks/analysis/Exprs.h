@@ -49,7 +49,8 @@ const ValueDecl *elementContainer(const Expr *E);
 /// this; the tensor API's names live in ApiModel.
 bool isStd(const NamedDecl *D, llvm::StringRef Name);
 /// isStd with any of \p Names.
-bool isStdAnyOf(const NamedDecl *D, std::initializer_list<llvm::StringRef> Names);
+bool isStdAnyOf(const NamedDecl *D,
+                std::initializer_list<llvm::StringRef> Names);
 
 /// The first parameter of \p Fn that takes a tensor (a module's input in
 /// its forward()), or null.

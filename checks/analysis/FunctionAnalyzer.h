@@ -102,14 +102,14 @@ private:
   void combinedOperands(const Expr *A, llvm::SmallVectorImpl<Operand> &Out,
                         bool KeepScalars);
   bool isTensorExpr(const Expr *E) const {
-    return E && Api.isTensorValueType(E->getType().getNonReferenceType()
-                                          .getUnqualifiedType());
+    return E && Api.isTensorValueType(
+                    E->getType().getNonReferenceType().getUnqualifiedType());
   }
   /// A tensor or a std::vector of tensors (a TensorList argument).
   bool isTensorOperand(const Expr *E) const {
     return E && (isTensorExpr(E) ||
-                 Api.isInputVector(E->getType().getNonReferenceType()
-                                       .getUnqualifiedType()));
+                 Api.isInputVector(
+                     E->getType().getNonReferenceType().getUnqualifiedType()));
   }
   bool isModuleCall(const CallExpr *CE, const Expr *&ModuleE,
                     const Expr *&Input) const;

@@ -2,23 +2,33 @@
 
 #include "Lattice.h"
 #include "tt/promotion_table.h"
-#include <iterator>
 #include "llvm/ADT/StringSwitch.h"
+#include <iterator>
 
 namespace clang::tidy::tensor {
 
 llvm::StringRef dtypeName(DType T) {
   switch (T) {
-  case DType::Bool: return "bool";
-  case DType::UInt8: return "uint8";
-  case DType::Int8: return "int8";
-  case DType::Int16: return "int16";
-  case DType::Int32: return "int32";
-  case DType::Int64: return "int64";
-  case DType::Float16: return "float16";
-  case DType::BFloat16: return "bfloat16";
-  case DType::Float32: return "float32";
-  case DType::Float64: return "float64";
+  case DType::Bool:
+    return "bool";
+  case DType::UInt8:
+    return "uint8";
+  case DType::Int8:
+    return "int8";
+  case DType::Int16:
+    return "int16";
+  case DType::Int32:
+    return "int32";
+  case DType::Int64:
+    return "int64";
+  case DType::Float16:
+    return "float16";
+  case DType::BFloat16:
+    return "bfloat16";
+  case DType::Float32:
+    return "float32";
+  case DType::Float64:
+    return "float64";
   }
   return "unknown";
 }
@@ -33,7 +43,8 @@ bool isIntegral(DType T) { return T != DType::Bool && !isFloating(T); }
 DeviceFact deviceFromKind(std::optional<ApiModel::DeviceKind> K) {
   if (!K)
     return DeviceFact::unknown();
-  return *K == ApiModel::DeviceKind::Cpu ? DeviceFact::cpu() : DeviceFact::cuda();
+  return *K == ApiModel::DeviceKind::Cpu ? DeviceFact::cpu()
+                                         : DeviceFact::cuda();
 }
 
 // c10::promoteTypes over these dtypes: the table the runtime uses too.
@@ -41,8 +52,8 @@ DType promoteTypes(DType A, DType B) {
   using namespace tt::promotion;
   static constexpr Index ToTable[] = {b1, u1, i1, i2, i4, i8, f2, bf, f4, f8};
   static constexpr DType FromTable[] = {
-      DType::UInt8,   DType::Int8,     DType::Int16,   DType::Int32,
-      DType::Int64,   DType::Float16,  DType::BFloat16, DType::Float32,
+      DType::UInt8,   DType::Int8,    DType::Int16,    DType::Int32,
+      DType::Int64,   DType::Float16, DType::BFloat16, DType::Float32,
       DType::Float64, DType::Bool};
   static_assert(std::size(ToTable) == kCount && std::size(FromTable) == kCount);
   return FromTable[promote(ToTable[static_cast<int>(A)],
@@ -51,8 +62,10 @@ DType promoteTypes(DType A, DType B) {
 
 std::string DeviceFact::describe() const {
   switch (Kind) {
-  case FactKind::Unreached: return "unreached";
-  case FactKind::Unknown: return "unknown";
+  case FactKind::Unreached:
+    return "unreached";
+  case FactKind::Unknown:
+    return "unknown";
   case FactKind::Symbolic:
     return "'" + (Shown ? Shown : Symbol)->getNameAsString() + "'";
   case FactKind::Known:
@@ -65,9 +78,12 @@ std::string DeviceFact::describe() const {
 
 std::string DTypeFact::describe() const {
   switch (Kind) {
-  case FactKind::Known: return dtypeName(Type).str();
-  case FactKind::Symbolic: return "'" + Symbol->getNameAsString() + "'";
-  default: return "unknown";
+  case FactKind::Known:
+    return dtypeName(Type).str();
+  case FactKind::Symbolic:
+    return "'" + Symbol->getNameAsString() + "'";
+  default:
+    return "unknown";
   }
 }
 

@@ -32,8 +32,17 @@ enum class FactKind : uint8_t { Unreached, Known, Symbolic, Unknown };
 /// Where a fact comes from, for the notes of a diagnostic.
 struct Origin {
   SourceLocation Loc;
-  enum Why : uint8_t { None, Created, Moved, Converted, Batch, ModuleMoved,
-                       ModuleCreated, ModuleLoaded, Result } How = None;
+  enum Why : uint8_t {
+    None,
+    Created,
+    Moved,
+    Converted,
+    Batch,
+    ModuleMoved,
+    ModuleCreated,
+    ModuleLoaded,
+    Result
+  } How = None;
   bool valid() const { return Loc.isValid() && How != None; }
 };
 
@@ -55,7 +64,9 @@ struct DeviceFact {
 
   static DeviceFact unknown() { return {FactKind::Unknown}; }
   static DeviceFact cpu() { return {FactKind::Known, false, -1}; }
-  static DeviceFact cuda(int Index = -1) { return {FactKind::Known, true, Index}; }
+  static DeviceFact cuda(int Index = -1) {
+    return {FactKind::Known, true, Index};
+  }
   static DeviceFact symbol(const ValueDecl *D, bool MayBeCuda) {
     return {FactKind::Symbolic, false, -1, D, MayBeCuda};
   }
@@ -74,9 +85,7 @@ struct DeviceFact {
 /// cpu, cuda, or unknown for the others.
 DeviceFact deviceFromKind(std::optional<ApiModel::DeviceKind> K);
 
-
 DeviceFact join(const DeviceFact &A, const DeviceFact &B);
-
 
 /// Do two devices differ on some run of the program that reaches here, in
 /// the way that makes ATen throw? cpu vs cuda, cuda:0 vs cuda:1, and a
@@ -146,7 +155,8 @@ struct ModuleFact {
   const CXXRecordDecl *FirstLayer = nullptr;
 
   static ModuleFact unknown() {
-    return {DeviceFact::unknown(), DTypeFact::unknown(), {}, {}, nullptr, nullptr};
+    return {
+        DeviceFact::unknown(), DTypeFact::unknown(), {}, {}, nullptr, nullptr};
   }
   bool operator==(const ModuleFact &O) const {
     return Device == O.Device && Type == O.Type && FirstLayer == O.FirstLayer;

@@ -1,8 +1,8 @@
 //===--- Members.cpp - What a class's methods may assume of its members ---===//
 
 #include "Members.h"
-#include "FunctionAnalyzer.h"
 #include "Escapes.h"
+#include "FunctionAnalyzer.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include <map>
@@ -27,7 +27,8 @@ bool allMethods(const CXXRecordDecl *C,
                 llvm::SmallVectorImpl<const CXXConstructorDecl *> &Ctors,
                 llvm::SmallVectorImpl<const FunctionDecl *> &Others) {
   for (const CXXMethodDecl *M : C->methods()) {
-    if (M->isImplicit() || M->isDeleted() || M->isDefaulted() || M->isPureVirtual())
+    if (M->isImplicit() || M->isDeleted() || M->isDefaulted() ||
+        M->isPureVirtual())
       continue;
     const FunctionDecl *Def = nullptr;
     if (!M->hasBody(Def) || !Def)
@@ -49,7 +50,8 @@ public:
   llvm::DenseSet<const MemberExpr *> Kept;
   // Module moves: the call, and its device argument (null for cuda()/cpu(),
   // or a move that sets only the dtype).
-  llvm::SmallVector<std::pair<const CXXMemberCallExpr *, const Expr *>, 2> Moves;
+  llvm::SmallVector<std::pair<const CXXMemberCallExpr *, const Expr *>, 2>
+      Moves;
   llvm::SmallVector<SourceLocation, 2> Assigns;
   bool Written = false; // address taken, non-const method, non-const ref
 
@@ -104,7 +106,8 @@ public:
       // A read: by value or by const reference.
       if (I >= Offset && I - Offset < FD->getNumParams()) {
         QualType PT = FD->getParamDecl(I - Offset)->getType();
-        if (!PT->isReferenceType() || PT.getNonReferenceType().isConstQualified())
+        if (!PT->isReferenceType() ||
+            PT.getNonReferenceType().isConstQualified())
           continue;
       }
       Written = true;
@@ -153,12 +156,14 @@ public:
 private:
   static bool isMutableReference(QualType T) {
     return !T.isNull() &&
-           ((T->isReferenceType() && !T.getNonReferenceType().isConstQualified()) ||
+           ((T->isReferenceType() &&
+             !T.getNonReferenceType().isConstQualified()) ||
             (T->isPointerType() && !T->getPointeeType().isConstQualified()));
   }
   const MemberExpr *mine(const Expr *E) const {
     const auto *ME = dyn_cast_or_null<MemberExpr>(throughDeref(E));
-    return ME && ME->getMemberDecl() == F && isa<CXXThisExpr>(strip(ME->getBase()))
+    return ME && ME->getMemberDecl() == F &&
+                   isa<CXXThisExpr>(strip(ME->getBase()))
                ? ME
                : nullptr;
   }
@@ -166,7 +171,8 @@ private:
   const ApiModel &Api;
 };
 
-MemberUses uses(const FieldDecl *F, const FunctionDecl *Fn, const ApiModel &Api) {
+MemberUses uses(const FieldDecl *F, const FunctionDecl *Fn,
+                const ApiModel &Api) {
   MemberUses U(F, Api);
   U.ReturnType = Fn->getReturnType();
   U.TraverseStmt(Fn->getBody());
@@ -178,7 +184,8 @@ bool isDevice(QualType T, const ApiModel &Api) {
   return RD && Api.isDeviceClass(RD);
 }
 
-DeviceFact computeFixedDevice(Session &, const FieldDecl *F, const ApiModel &Api) {
+DeviceFact computeFixedDevice(Session &, const FieldDecl *F,
+                              const ApiModel &Api) {
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
   llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
   llvm::SmallVector<const FunctionDecl *, 8> Others;
@@ -203,15 +210,16 @@ DeviceFact parameterAsMember(Session &S, const CXXConstructorDecl *Ctor,
   for (const CXXCtorInitializer *Init : Ctor->inits())
     if (const FieldDecl *G = Init->getMember();
         G && Init->isWritten() && referencedVar(Init->getInit()) == P)
-      if (DeviceFact D = fixedDeviceMember(S, G, Api); D.Kind == FactKind::Symbolic)
+      if (DeviceFact D = fixedDeviceMember(S, G, Api);
+          D.Kind == FactKind::Symbolic)
         return D;
   return DeviceFact::unknown();
 }
 
 // The device a constructor's move names, as the other methods see it.
 DeviceFact moveTarget(Session &S, const CXXConstructorDecl *Ctor,
-                      const CXXMemberCallExpr *Move,
-                      const Expr *Dev, const ApiModel &Api) {
+                      const CXXMemberCallExpr *Move, const Expr *Dev,
+                      const ApiModel &Api) {
   if (!Dev) {
     switch (Api.moduleMoveKind(Move->getMethodDecl())) {
     case ApiModel::ModuleMove::Cuda:
@@ -224,8 +232,8 @@ DeviceFact moveTarget(Session &S, const CXXConstructorDecl *Ctor,
   }
   const Expr *E = strip(Dev);
   // Device(kCUDA) and the implicit conversion from a DeviceType constant.
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() >= 1 &&
-                                                      isDevice(CE->getType(), Api))
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      CE && CE->getNumArgs() >= 1 && isDevice(CE->getType(), Api))
     E = strip(CE->getArg(0));
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl())) {
@@ -241,12 +249,13 @@ DeviceFact moveTarget(Session &S, const CXXConstructorDecl *Ctor,
   return DeviceFact::unknown();
 }
 
-ModuleFact computePlacedModule(Session &S, const FieldDecl *F, const ApiModel &Api) {
+ModuleFact computePlacedModule(Session &S, const FieldDecl *F,
+                               const ApiModel &Api) {
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
   llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
   llvm::SmallVector<const FunctionDecl *, 8> Others;
-  if (!C || F->getAccess() == AS_public || !Api.isModuleHandleType(F->getType()) ||
-      !allMethods(C, Ctors, Others))
+  if (!C || F->getAccess() == AS_public ||
+      !Api.isModuleHandleType(F->getType()) || !allMethods(C, Ctors, Others))
     return ModuleFact::unknown();
   auto AllKept = [](const MemberUses &U) {
     return !U.Written && llvm::all_of(U.All, [&](const MemberExpr *ME) {
@@ -281,8 +290,8 @@ ModuleFact computePlacedModule(Session &S, const FieldDecl *F, const ApiModel &A
 
 // A constructor's symbolic device as the class's other methods see it: the
 // fixed Device member its parameter initialises.
-DeviceFact inClassTerms(Session &S, const DeviceFact &D, const CXXConstructorDecl *Ctor,
-                        const ApiModel &Api) {
+DeviceFact inClassTerms(Session &S, const DeviceFact &D,
+                        const CXXConstructorDecl *Ctor, const ApiModel &Api) {
   if (D.Kind != FactKind::Symbolic)
     return D;
   if (const auto *P = dyn_cast_or_null<ParmVarDecl>(D.Symbol))
@@ -311,13 +320,16 @@ bool usedOutsideItsClass(const FieldDecl *F) {
     }
     // The class's own methods (and lambdas in them) may use it.
     bool TraverseCXXMethodDecl(CXXMethodDecl *MD) {
-      return MD->getParent() == C || RecursiveASTVisitor::TraverseCXXMethodDecl(MD);
+      return MD->getParent() == C ||
+             RecursiveASTVisitor::TraverseCXXMethodDecl(MD);
     }
     bool TraverseCXXConstructorDecl(CXXConstructorDecl *CD) {
-      return CD->getParent() == C || RecursiveASTVisitor::TraverseCXXConstructorDecl(CD);
+      return CD->getParent() == C ||
+             RecursiveASTVisitor::TraverseCXXConstructorDecl(CD);
     }
     bool TraverseCXXDestructorDecl(CXXDestructorDecl *DD) {
-      return DD->getParent() == C || RecursiveASTVisitor::TraverseCXXDestructorDecl(DD);
+      return DD->getParent() == C ||
+             RecursiveASTVisitor::TraverseCXXDestructorDecl(DD);
     }
 
   private:
@@ -336,7 +348,8 @@ bool usedOutsideItsClass(const FieldDecl *F) {
   return false;
 }
 
-TensorFact computeFixedTensor(Session &S, const FieldDecl *F, const ApiModel &Api) {
+TensorFact computeFixedTensor(Session &S, const FieldDecl *F,
+                              const ApiModel &Api) {
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
   llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
   llvm::SmallVector<const FunctionDecl *, 8> Others;
@@ -399,7 +412,8 @@ Fact cached(Session &S, std::map<MemberKey, Fact> &Map, const FieldDecl *F,
 
 } // namespace
 
-DeviceFact fixedDeviceMember(Session &S, const FieldDecl *F, const ApiModel &Api) {
+DeviceFact fixedDeviceMember(Session &S, const FieldDecl *F,
+                             const ApiModel &Api) {
   return cached(S, S.Members.Devices, F, Api, computeFixedDevice);
 }
 
@@ -413,7 +427,8 @@ const Expr *initialiserInEffect(const CXXConstructorDecl *Ctor,
   return nullptr;
 }
 
-TensorFact fixedTensorMember(Session &S, const FieldDecl *F, const ApiModel &Api) {
+TensorFact fixedTensorMember(Session &S, const FieldDecl *F,
+                             const ApiModel &Api) {
   return cached(S, S.Members.Tensors, F, Api, computeFixedTensor);
 }
 
@@ -455,7 +470,8 @@ bool computeRegisteredSubmodule(const FieldDecl *F, const ApiModel &Api) {
     // `fc = register_module("fc", nn::Linear(...));` in the body.
     class Assignments : public RecursiveASTVisitor<Assignments> {
     public:
-      Assignments(const FieldDecl *F, llvm::function_ref<bool(const Expr *)> Registers)
+      Assignments(const FieldDecl *F,
+                  llvm::function_ref<bool(const Expr *)> Registers)
           : F(F), Registers(Registers) {}
       bool Bad = false, Any = false;
       bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OCE) {
@@ -489,17 +505,19 @@ bool computeRegisteredSubmodule(const FieldDecl *F, const ApiModel &Api) {
 
 } // namespace
 
-bool isRegisteredSubmodule(Session &S, const FieldDecl *F, const ApiModel &Api) {
+bool isRegisteredSubmodule(Session &S, const FieldDecl *F,
+                           const ApiModel &Api) {
   MemberKey Key{F, Api.configurationKey()};
   auto It = S.Members.Registered.find(Key);
   if (It == S.Members.Registered.end())
-    It = S.Members.Registered.emplace(Key, computeRegisteredSubmodule(F, Api)).first;
+    It = S.Members.Registered.emplace(Key, computeRegisteredSubmodule(F, Api))
+             .first;
   return It->second;
 }
 
-ModuleFact placedModuleMember(Session &S, const FieldDecl *F, const ApiModel &Api) {
+ModuleFact placedModuleMember(Session &S, const FieldDecl *F,
+                              const ApiModel &Api) {
   return cached(S, S.Members.Modules, F, Api, computePlacedModule);
 }
-
 
 } // namespace clang::tidy::tensor::analysis

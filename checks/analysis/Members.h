@@ -42,15 +42,18 @@ const FieldDecl *thisMember(const Expr *E);
 
 /// A fixed Device member's value: symbolic, named after the member; unknown
 /// when \p F is not a fixed Device member.
-DeviceFact fixedDeviceMember(Session &S, const FieldDecl *F, const ApiModel &Api);
+DeviceFact fixedDeviceMember(Session &S, const FieldDecl *F,
+                             const ApiModel &Api);
 
 /// What a fixed tensor member holds after construction; unknown when \p F
 /// is not one, or the constructors disagree.
-TensorFact fixedTensorMember(Session &S, const FieldDecl *F, const ApiModel &Api);
+TensorFact fixedTensorMember(Session &S, const FieldDecl *F,
+                             const ApiModel &Api);
 
 /// Where a placed module member is, with the constructor's move as origin;
 /// unknown when \p F is not a placed module member.
-ModuleFact placedModuleMember(Session &S, const FieldDecl *F, const ApiModel &Api);
+ModuleFact placedModuleMember(Session &S, const FieldDecl *F,
+                              const ApiModel &Api);
 
 /// A registered submodule: a module handle member that every constructor
 /// sets from `register_module(...)` and that no method moves or sets again.
@@ -62,7 +65,6 @@ bool isRegisteredSubmodule(Session &S, const FieldDecl *F, const ApiModel &Api);
 /// of device_ in the body); null otherwise.
 const Expr *initialiserInEffect(const CXXConstructorDecl *Ctor,
                                 const FieldDecl *F, const ApiModel &Api);
-
 
 } // namespace clang::tidy::tensor::analysis
 

@@ -22,7 +22,8 @@ const CXXConstructExpr *construction(const Expr *E) {
     E = strip(E);
     if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E)) {
       // A copy or move of a temporary: the temporary.
-      if (CE->getNumArgs() == 1 && CE->getConstructor()->isCopyOrMoveConstructor()) {
+      if (CE->getNumArgs() == 1 &&
+          CE->getConstructor()->isCopyOrMoveConstructor()) {
         E = CE->getArg(0);
         continue;
       }
@@ -44,12 +45,14 @@ const CXXRecordDecl *madeShared(const Expr *E, const CallExpr *&Call) {
   if (!isStd(FD, "make_shared"))
     return nullptr;
   const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
-  if (!Args || Args->size() < 1 || Args->get(0).getKind() != TemplateArgument::Type)
+  if (!Args || Args->size() < 1 ||
+      Args->get(0).getKind() != TemplateArgument::Type)
     return nullptr;
   return Args->get(0).getAsType()->getAsCXXRecordDecl();
 }
 
-ModuleDefaults userDefaults(Session &S, const CXXRecordDecl *C, const ApiModel &Api);
+ModuleDefaults userDefaults(Session &S, const CXXRecordDecl *C,
+                            const ApiModel &Api);
 
 // Does \p E build a module whose parameters are all created by LibTorch's
 // layers (so on the cpu, in float32)? \p OnCpu is cleared when a user
@@ -64,7 +67,8 @@ bool builtByDefault(Session &S, const Expr *E, const ApiModel &Api, bool &OnCpu,
     C = Api.moduleBehind(CE->getType());
     for (const Expr *A : writtenArgs(CE))
       Args.push_back(A);
-  } else if (const CallExpr *Call = nullptr; const CXXRecordDecl *Made = madeShared(E, Call)) {
+  } else if (const CallExpr *Call = nullptr;
+             const CXXRecordDecl *Made = madeShared(E, Call)) {
     C = Api.isModuleClass(Made) ? Made : nullptr;
     for (const Expr *A : Call->arguments())
       Args.push_back(A);
@@ -119,8 +123,8 @@ class ClassScanner : public RecursiveASTVisitor<ClassScanner> {
 public:
   ClassScanner(Session &S, const ApiModel &Api, bool InConstructor)
       : S(S), Api(Api), InConstructor(InConstructor) {}
-  bool Void = false;      // something this file cannot follow
-  bool Moved = false;     // a constructor moves the module or a member
+  bool Void = false;  // something this file cannot follow
+  bool Moved = false; // a constructor moves the module or a member
   unsigned Registered = 0;
 
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
@@ -129,7 +133,8 @@ public:
       // A cast of the module or a member voids its dtype; a move in a
       // constructor its device.
       ApiModel::ModuleMove K = Api.moduleMoveKind(MD);
-      if (K == ApiModel::ModuleMove::Half || K == ApiModel::ModuleMove::BFloat16)
+      if (K == ApiModel::ModuleMove::Half ||
+          K == ApiModel::ModuleMove::BFloat16)
         Void = true;
       for (const Expr *A : MCE->arguments())
         if (!isa<CXXDefaultArgExpr>(A) && !isDeviceLike(Api, A->getType()))
@@ -213,7 +218,8 @@ ModuleDefaults computeDefaults(Session &S, const CXXRecordDecl *C,
   return D;
 }
 
-ModuleDefaults userDefaults(Session &S, const CXXRecordDecl *C, const ApiModel &Api) {
+ModuleDefaults userDefaults(Session &S, const CXXRecordDecl *C,
+                            const ApiModel &Api) {
   auto Key = std::make_pair(C, Api.configurationKey());
   auto &Classes = S.Modules.Classes;
   if (auto It = Classes.find(Key); It != Classes.end())
@@ -266,8 +272,8 @@ bool buildsParameters(Session &S, const CXXRecordDecl *C, const ApiModel &Api) {
          !Api.isContainerModule(C) && userDefaults(S, C, Api).Float32;
 }
 
-bool forwardFeedsParameterLayer(Session &S, const CXXRecordDecl *Module, DType D,
-                                ASTContext &Ctx, const ApiModel &Api) {
+bool forwardFeedsParameterLayer(Session &S, const CXXRecordDecl *Module,
+                                DType D, ASTContext &Ctx, const ApiModel &Api) {
   auto CacheKey =
       std::make_tuple(Module, static_cast<int>(D), Api.configurationKey());
   auto &Feeds = S.Modules.Feeds;
@@ -287,8 +293,9 @@ bool forwardFeedsParameterLayer(Session &S, const CXXRecordDecl *Module, DType D
     TensorFact In = TensorFact::unknown();
     In.Type = DTypeFact::known(D);
     Seed.Tensors[Key(Input)] = In;
-    const FunctionFacts *F = analyzeIn(
-        S, Def, Ctx, Api, &Seed, "feeds:" + std::to_string(static_cast<int>(D)));
+    const FunctionFacts *F =
+        analyzeIn(S, Def, Ctx, Api, &Seed,
+                  "feeds:" + std::to_string(static_cast<int>(D)));
     if (!F || !F->Complete)
       continue;
     for (const Site &Call : F->Sites)
@@ -301,6 +308,5 @@ bool forwardFeedsParameterLayer(Session &S, const CXXRecordDecl *Module, DType D
   Feeds[CacheKey] = Found;
   return Found;
 }
-
 
 } // namespace clang::tidy::tensor::analysis

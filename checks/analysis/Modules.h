@@ -40,8 +40,8 @@ bool buildsParameters(Session &S, const CXXRecordDecl *C, const ApiModel &Api);
 /// Whether \p Module's forward() passes its first tensor argument, with
 /// dtype \p D unchanged, to a built-in layer member that computes in its
 /// parameters' dtype.
-bool forwardFeedsParameterLayer(Session &S, const CXXRecordDecl *Module, DType D,
-                                ASTContext &Ctx, const ApiModel &Api);
+bool forwardFeedsParameterLayer(Session &S, const CXXRecordDecl *Module,
+                                DType D, ASTContext &Ctx, const ApiModel &Api);
 
 } // namespace clang::tidy::tensor::analysis
 

@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionAnalyzer.h"
-#include "clang/AST/ASTContext.h"
 #include "Members.h"
 #include "Modules.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -33,9 +33,8 @@ DeviceFact FunctionAnalyzer::evalDevice(const Expr *E) {
         DeviceFact F = It->second;
         // Messages name the variable written here, not the one it was
         // made from.
-        if (F.Kind == FactKind::Symbolic && F.Symbol != D &&
-            isa<VarDecl>(D) && !isa<ParmVarDecl>(D) &&
-            D->getDeclContext() == Fn)
+        if (F.Kind == FactKind::Symbolic && F.Symbol != D && isa<VarDecl>(D) &&
+            !isa<ParmVarDecl>(D) && D->getDeclContext() == Fn)
           F.Shown = D;
         return F;
       }
@@ -75,14 +74,15 @@ DeviceFact FunctionAnalyzer::evalDevice(const Expr *E) {
       return DeviceFact::unknown();
     }
     if (const auto *CO = dyn_cast<ConditionalOperator>(E))
-      return join(evalDevice(CO->getTrueExpr()), evalDevice(CO->getFalseExpr()));
+      return join(evalDevice(CO->getTrueExpr()),
+                  evalDevice(CO->getFalseExpr()));
     // device_ of a class whose constructors alone set it; inside one of
     // them, what its initialiser gave it.
     if (const FieldDecl *F = thisMember(E)) {
       if (!inConstructorOf(F))
         return fixedDeviceMember(State, F, Api);
-      if (const Expr *Init = initialiserInEffect(
-              cast<CXXConstructorDecl>(Fn), F, Api)) {
+      if (const Expr *Init =
+              initialiserInEffect(cast<CXXConstructorDecl>(Fn), F, Api)) {
         E = Init;
         continue;
       }
@@ -297,8 +297,9 @@ TensorFact FunctionAnalyzer::combine(llvm::ArrayRef<const Expr *> Args,
       else if (T->isBooleanType())
         Scalar = Scalar ? Scalar : std::optional<DType>(DType::Bool);
       else if (T->isIntegerType())
-        Scalar = (Scalar && isFloating(*Scalar)) ? Scalar
-                                                 : std::optional<DType>(DType::Int64);
+        Scalar = (Scalar && isFloating(*Scalar))
+                     ? Scalar
+                     : std::optional<DType>(DType::Int64);
       continue;
     }
     const TensorFact &F = Facts[I];
@@ -311,13 +312,15 @@ TensorFact FunctionAnalyzer::combine(llvm::ArrayRef<const Expr *> Args,
                          ? F.Device
                          : join(ScalarDevice, F.Device);
     else
-      R.Device = R.Device.Kind == FactKind::Unreached ? F.Device
-                                                      : join(R.Device, F.Device);
-    R.Type = R.Type.Kind == FactKind::Unreached
-                 ? F.Type
-                 : (F.Type.isKnown() && R.Type.isKnown()
-                        ? DTypeFact::known(promoteTypes(R.Type.Type, F.Type.Type))
-                        : DTypeFact::unknown());
+      R.Device = R.Device.Kind == FactKind::Unreached
+                     ? F.Device
+                     : join(R.Device, F.Device);
+    R.Type =
+        R.Type.Kind == FactKind::Unreached
+            ? F.Type
+            : (F.Type.isKnown() && R.Type.isKnown()
+                   ? DTypeFact::known(promoteTypes(R.Type.Type, F.Type.Type))
+                   : DTypeFact::unknown());
     if (F.Dim == -1 || F.Dim == 0)
       AllTensorsPositiveDim = false;
     Dim = std::max(Dim, F.Dim);
@@ -369,7 +372,8 @@ TensorFact FunctionAnalyzer::evalConversion(const CXXMemberCallExpr *MCE,
     R.TypeOrigin = Converted;
     break;
   case ApiModel::Conversion::ToType:
-    R.Type = MCE->getNumArgs() ? evalDType(MCE->getArg(0)) : DTypeFact::unknown();
+    R.Type =
+        MCE->getNumArgs() ? evalDType(MCE->getArg(0)) : DTypeFact::unknown();
     R.TypeOrigin = Converted;
     break;
   case ApiModel::Conversion::TypeAs:
@@ -408,7 +412,8 @@ TensorFact FunctionAnalyzer::evalConversion(const CXXMemberCallExpr *MCE,
           R.Device = *O.Device, R.DeviceOrigin = Moved;
         if (O.Type)
           R.Type = *O.Type, R.TypeOrigin = Converted;
-      } else if (Api.isOptionalClass(T.getNonReferenceType()->getAsCXXRecordDecl())) {
+      } else if (Api.isOptionalClass(
+                     T.getNonReferenceType()->getAsCXXRecordDecl())) {
         // to(optional<ScalarType>, ...): whatever it holds.
         R.Device = DeviceFact::unknown();
         R.Type = DTypeFact::unknown();
@@ -422,7 +427,6 @@ TensorFact FunctionAnalyzer::evalConversion(const CXXMemberCallExpr *MCE,
   // contiguous, clone, detach, pin_memory keep device and dtype.
   return R;
 }
-
 
 // A call of the tensor API as the semantics table describes it (ApiModel::
 // callSemantics): its device tensors combine (TensorIterator's common
@@ -445,7 +449,8 @@ int FunctionAnalyzer::reducedRank(int Rank, const Expr *Dims,
     return Rank;
   // An integer names one dim; a list its length (an empty one reduces all
   // of them in 1.13 and none in 2.x: not known).
-  int Reduced = strip(Dims)->getType()->isIntegerType() ? 1 : sizesRank(Dims, Api);
+  int Reduced =
+      strip(Dims)->getType()->isIntegerType() ? 1 : sizesRank(Dims, Api);
   if (Reduced <= 0 || Reduced > Rank)
     return -1;
   return Rank - Reduced;
@@ -521,7 +526,8 @@ TensorFact FunctionAnalyzer::evalApiCall(const CallExpr *CE,
   // that tensor came from, for the notes; with other operands it was
   // computed here.
   if (Exprs.size() == 1 && isTensorExpr(Exprs[0]))
-    R.DeviceOrigin = FirstFact.DeviceOrigin, R.TypeOrigin = FirstFact.TypeOrigin;
+    R.DeviceOrigin = FirstFact.DeviceOrigin,
+    R.TypeOrigin = FirstFact.TypeOrigin;
 
   switch (Sem.DTypeRule) {
   case ResultDType::Bool:
@@ -546,7 +552,8 @@ TensorFact FunctionAnalyzer::evalApiCall(const CallExpr *CE,
     R.Type = DTypeFact::unknown();
     break;
   }
-  if (Explicit.Kind != FactKind::Unreached && Sem.DTypeRule != ResultDType::Bool &&
+  if (Explicit.Kind != FactKind::Unreached &&
+      Sem.DTypeRule != ResultDType::Bool &&
       Sem.DTypeRule != ResultDType::Int64) {
     R.Type = Explicit;
     R.TypeOrigin = {Loc, Origin::Converted};
@@ -697,10 +704,9 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
     R.Device = DeviceFact::cpu();
     R.Type = K == ApiModel::FactoryKind::DefaultFloat
                  ? (State.DefaultFloatKnown ? DTypeFact::known(DType::Float32)
-                                              : DTypeFact::unknown())
-                 : K == ApiModel::FactoryKind::Long
-                       ? DTypeFact::known(DType::Int64)
-                       : DTypeFact::unknown();
+                                            : DTypeFact::unknown())
+             : K == ApiModel::FactoryKind::Long ? DTypeFact::known(DType::Int64)
+                                                : DTypeFact::unknown();
     R.DeviceOrigin = R.TypeOrigin = {Loc, Origin::Created};
     // The sizes: a braced list, the first such argument (from_blob and
     // randint take other arguments before it).
@@ -719,7 +725,7 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
                  (Leaf->isSpecificBuiltinType(BuiltinType::Float) ||
                   Leaf->isSpecificBuiltinType(BuiltinType::Double)))
           R.Type = State.DefaultFloatKnown ? DTypeFact::known(DType::Float32)
-                                       : DTypeFact::unknown();
+                                           : DTypeFact::unknown();
         else if (Leaf->isIntegerType() && !Leaf->isCharType() &&
                  Ctx.getTypeSize(Leaf) >= 32)
           R.Type = DTypeFact::known(DType::Int64);
@@ -905,7 +911,8 @@ FunctionAnalyzer::evalTuple(const Expr *E) {
       Out.push_back(isTensorExpr(A) ? evalTensor(A) : TensorFact::unknown());
     return Out;
   };
-  if (std::optional<Key> K = tensorLocation(E); K && !K->Field && K->Element < 0) {
+  if (std::optional<Key> K = tensorLocation(E);
+      K && !K->Field && K->Element < 0) {
     if (isEscaped(K->Var))
       return std::nullopt;
     for (unsigned I = 0; I < Types->size(); ++I)
@@ -1056,7 +1063,8 @@ ModuleFact FunctionAnalyzer::evalModule(const Expr *E) {
       // A helper that builds and returns a module: what it returns.
       if (const FunctionDecl *Def = userCallee(CE, Api)) {
         const FunctionFacts *F = follow(CE, Def);
-        return F && F->Complete && F->ReturnsModule.Device.Kind != FactKind::Unreached
+        return F && F->Complete &&
+                       F->ReturnsModule.Device.Kind != FactKind::Unreached
                    ? F->ReturnsModule
                    : ModuleFact::unknown();
       }
@@ -1110,11 +1118,13 @@ ModuleFact FunctionAnalyzer::builtModule(const Expr *E) {
   for (const Expr *A : writtenArgs(CE))
     // options.margin(2).weight(w): setters whose one parameter is a tensor.
     for (const auto *Set = dyn_cast<CXXMemberCallExpr>(strip(A)); Set;
-         Set = dyn_cast<CXXMemberCallExpr>(strip(Set->getImplicitObjectArgument()))) {
+         Set = dyn_cast<CXXMemberCallExpr>(
+             strip(Set->getImplicitObjectArgument()))) {
       const CXXMethodDecl *MD = Set->getMethodDecl();
       if (!MD || MD->getNumParams() != 1 || Set->getNumArgs() != 1 ||
           !isTensorExpr(Set->getArg(0)) ||
-          MD->getParent() != Set->getType().getNonReferenceType()->getAsCXXRecordDecl())
+          MD->getParent() !=
+              Set->getType().getNonReferenceType()->getAsCXXRecordDecl())
         continue;
       TensorFact F = evalTensor(Set->getArg(0));
       if (!F.Device.isKnown() && F.Device.Kind != FactKind::Symbolic)

@@ -31,8 +31,8 @@ FunctionFacts FunctionAnalyzer::run() {
   // with `const bool kRestoreFromCheckpoint = false;`) never run: their
   // blocks are unreachable, as in clang's own flow-sensitive warnings.
   Opts.PruneTriviallyFalseEdges = true;
-  std::unique_ptr<CFG> G = CFG::buildCFG(Fn, const_cast<Stmt *>(FnBody), &Ctx,
-                                         Opts);
+  std::unique_ptr<CFG> G =
+      CFG::buildCFG(Fn, const_cast<Stmt *>(FnBody), &Ctx, Opts);
   if (!G)
     return Result;
   Body = scanBody(State, Fn, Api);
@@ -59,8 +59,8 @@ FunctionFacts FunctionAnalyzer::run() {
   uint64_t Elements = 0;
   for (const CFGBlock *B : *G)
     Elements += B->size() + 1;
-  const uint64_t Budget =
-      DeviceDtypeAnalysis::BaseWork + DeviceDtypeAnalysis::WorkPerElement * Elements;
+  const uint64_t Budget = DeviceDtypeAnalysis::BaseWork +
+                          DeviceDtypeAnalysis::WorkPerElement * Elements;
   uint64_t Work = 0;
   auto InOf = [&](const CFGBlock *B) {
     Env In;

@@ -30,7 +30,8 @@ void FunctionAnalyzer::declare(const VarDecl *VD) {
   } else if (Api.isModuleHandleType(T)) {
     // Another handle's module, one built here (Modules.h), or what a
     // helper function returns.
-    Cur.Modules[VD] = Init ? evalModule(Init) : createdModule(State, nullptr, T, Api);
+    Cur.Modules[VD] =
+        Init ? evalModule(Init) : createdModule(State, nullptr, T, Api);
   } else if (Api.isInputVector(T.getUnqualifiedType())) {
     // A vector of tensors (or of IValues, a TorchScript call's inputs):
     // one fact for all its elements, unreached while it is empty.
@@ -207,7 +208,8 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
             Def->getNumParams() + objectArguments(CE) < CE->getNumArgs())
           continue;
         bool Seeded = false;
-        if (const FunctionFacts *F = follow(CE, Def, &Seeded, /*ModuleCall=*/true);
+        if (const FunctionFacts *F =
+                follow(CE, Def, &Seeded, /*ModuleCall=*/true);
             F && Seeded)
           Calls.push_back({CE, Def, F});
         break;
@@ -292,8 +294,9 @@ void FunctionAnalyzer::visitModuleMove(const CXXMemberCallExpr *MCE) {
 // Branches of ?:, && and || and the bodies of lambdas and statement
 // expressions are elements of other CFG blocks or other functions.
 void FunctionAnalyzer::visit(const Stmt *S) {
-  if (!S || isa<LambdaExpr, StmtExpr, ConditionalOperator,
-                BinaryConditionalOperator>(S))
+  if (!S ||
+      isa<LambdaExpr, StmtExpr, ConditionalOperator, BinaryConditionalOperator>(
+          S))
     return;
   if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isLogicalOp())
     return;
@@ -307,8 +310,8 @@ void FunctionAnalyzer::visit(const Stmt *S) {
     if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
       const Expr *RV = RS->getRetValue();
       if (RV && Api.isTensorValueType(Fn->getReturnType().getUnqualifiedType()))
-        Returns = Returns.reached() ? join(Returns, evalTensor(RV))
-                                    : evalTensor(RV);
+        Returns =
+            Returns.reached() ? join(Returns, evalTensor(RV)) : evalTensor(RV);
       else if (RV && Api.isModuleHandleType(Fn->getReturnType()))
         ReturnsModule = join(ReturnsModule, evalModule(RV));
     }

@@ -42,8 +42,8 @@ __attribute__((constructor)) static void loadTensorChecks(void) {
   GetVersion(&Major, &Minor, &Patch);
   if (Major != TENSOR_TIDY_LLVM_MAJOR) {
     char Why[96];
-    snprintf(Why, sizeof Why, "this clang-tidy is LLVM %u.%u.%u", Major,
-             Minor, Patch);
+    snprintf(Why, sizeof Why, "this clang-tidy is LLVM %u.%u.%u", Major, Minor,
+             Patch);
     refuse(Why);
     return;
   }

@@ -61,8 +61,8 @@ class CudaBackend final : public Backend {
     const int index = to_device ? dd.index() : sd.index();
     auto& ctx = context(index);
     DeviceGuard guard(index);
-    TT_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost,
-                                  ctx.stream));
+    TT_CUDA_CHECK(
+        cudaMemcpyAsync(dst, src, nbytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, ctx.stream));
     // PyTorch's rule: non_blocking is asynchronous only when the host side
     // is page-locked; pageable memory (which the caller may free or read
     // right after we return) gets a synchronous copy.

@@ -120,8 +120,10 @@ DeviceGuard::DeviceGuard(int index) {
   // refused by context() before any guard is made for it.
   if (all_contexts().size() == 1 && index == 0) return;
   TT_CUDA_CHECK(cudaGetDevice(&previous_));
-  if (previous_ != index) TT_CUDA_CHECK(cudaSetDevice(index));
-  else previous_ = -1;
+  if (previous_ != index)
+    TT_CUDA_CHECK(cudaSetDevice(index));
+  else
+    previous_ = -1;
 }
 
 DeviceGuard::~DeviceGuard() {

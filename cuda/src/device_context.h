@@ -17,12 +17,12 @@ namespace tt::cuda_backend {
 /// backend registry may outlive static destructors.
 struct DeviceContext {
   int index = 0;
-  cudaStream_t stream = nullptr;   ///< tt's current stream on this device
+  cudaStream_t stream = nullptr;  ///< tt's current stream on this device
   int sm_count = 1;
-  std::mutex mu;                   ///< guards the lazily created handles below
+  std::mutex mu;  ///< guards the lazily created handles below
   cublasHandle_t cublas = nullptr;
   curandGenerator_t curand = nullptr;
-  uint64_t seed_epoch = 0;         ///< which manual_seed() the generator last took (random.cu)
+  uint64_t seed_epoch = 0;  ///< which manual_seed() the generator last took (random.cu)
 };
 
 /// Number of visible GPUs; 0 when there is no device or no driver (never throws).

@@ -14,7 +14,10 @@
 
 namespace tt::cuda_backend {
 
-template <class T> struct DTag { using type = T; };
+template <class T>
+struct DTag {
+  using type = T;
+};
 
 /// f(DTag<T>{}) for the C++ type of t (host side, like visit_dtype). The
 /// element types are the runtime's own: tt::Half and tt::BFloat16 convert
@@ -47,8 +50,10 @@ __device__ __forceinline__ opmath_t<T> load_math(T v) {
 /// An opmath value stored as T (16-bit floats round to nearest even).
 template <class T, class M>
 __device__ __forceinline__ T store_math(M v) {
-  if constexpr (is_16bit_float_v<T>) return T(value_cast<float>(v));
-  else return value_cast<T>(v);
+  if constexpr (is_16bit_float_v<T>)
+    return T(value_cast<float>(v));
+  else
+    return value_cast<T>(v);
 }
 
 // --- launches -----------------------------------------------------------------

@@ -96,12 +96,16 @@ __device__ __forceinline__ Out binary_apply(const BinaryArgs<T>& args, T xs, T y
       case BinaryOp::Sub: r = args.unit_alpha ? M(x - y) : M(x - args.alpha * y); break;
       case BinaryOp::Mul: r = M(x * y); break;
       case BinaryOp::Div:
-        if constexpr (std::is_floating_point_v<M>) r = x / y;
-        else r = M(0);  // never launched: true division promotes integers
+        if constexpr (std::is_floating_point_v<M>)
+          r = x / y;
+        else
+          r = M(0);  // never launched: true division promotes integers
         break;
       default:
-        if constexpr (std::is_floating_point_v<M>) r = pow(x, y);
-        else r = int_pow<M>(x, y);
+        if constexpr (std::is_floating_point_v<M>)
+          r = pow(x, y);
+        else
+          r = int_pow<M>(x, y);
         break;
     }
     return store_math<Out>(r);
@@ -121,8 +125,8 @@ constexpr int vec_of() {
 // mode 0: every operand contiguous (or by value), pointers aligned for
 // vector access; mode 1: contiguous, unaligned; mode 2: planned strides.
 template <class T, class Out>
-__global__ void binary_kernel(BinaryArgs<T> args, char* out, Operand<T> a, Operand<T> b, StridedPlan<3> plan,
-                              int mode, int64_t n) {
+__global__ void binary_kernel(BinaryArgs<T> args, char* out, Operand<T> a, Operand<T> b, StridedPlan<3> plan, int mode,
+                              int64_t n) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   const int64_t tid = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (mode == 0) {
@@ -148,12 +152,10 @@ __global__ void binary_kernel(BinaryArgs<T> args, char* out, Operand<T> a, Opera
       reinterpret_cast<Vec<Out, V>*>(out)[i] = o;
     }
     for (int64_t i = nvec * V + tid; i < n; i += stride)
-      reinterpret_cast<Out*>(out)[i] =
-          binary_apply<T, Out>(args, load_at(a, i * sizeof(T)), load_at(b, i * sizeof(T)));
+      reinterpret_cast<Out*>(out)[i] = binary_apply<T, Out>(args, load_at(a, i * sizeof(T)), load_at(b, i * sizeof(T)));
   } else if (mode == 1) {
     for (int64_t i = tid; i < n; i += stride)
-      reinterpret_cast<Out*>(out)[i] =
-          binary_apply<T, Out>(args, load_at(a, i * sizeof(T)), load_at(b, i * sizeof(T)));
+      reinterpret_cast<Out*>(out)[i] = binary_apply<T, Out>(args, load_at(a, i * sizeof(T)), load_at(b, i * sizeof(T)));
   } else {
     for (int64_t i = tid; i < n; i += stride) {
       int64_t off[3];
@@ -187,8 +189,10 @@ __device__ __forceinline__ T unary_apply(const UnaryArgs<T>& args, T xs) {
     switch (static_cast<UnaryOp>(args.op)) {
       case UnaryOp::Neg: r = M(-x); break;
       case UnaryOp::Abs:
-        if constexpr (std::is_unsigned_v<M>) r = x;
-        else r = x < M(0) ? M(-x) : x;
+        if constexpr (std::is_unsigned_v<M>)
+          r = x;
+        else
+          r = x < M(0) ? M(-x) : x;
         break;
       case UnaryOp::Relu:  // NaN stays NaN, as at::relu
         if constexpr (!std::is_unsigned_v<M>) r = x < M(0) ? M(0) : x;
@@ -260,13 +264,14 @@ void run_unary(UnaryArgs<T> args, const TensorImpl& out, const TensorImpl& in) {
   StridedPlan<2> plan{};
   if (!vec) plan = strided_plan<2>(out.sizes, {&out, &in});
   unary_kernel<T><<<grid_for(vec ? n / V + 1 : n, dev), kThreads, 0, ctx.stream>>>(args, out.data(), in.data(), plan,
-                                                                                    vec ? 0 : 2, n);
+                                                                                   vec ? 0 : 2, n);
   TT_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
 
-void launch_binary(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const TensorImpl& b, const Scalar& alpha_s) {
+void launch_binary(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const TensorImpl& b,
+                   const Scalar& alpha_s) {
   const int64_t n = out.numel;
   if (n == 0) return;
   const int dev = out.device().index();
@@ -277,7 +282,8 @@ void launch_binary(BinaryOp op, const TensorImpl& out, const TensorImpl& a, cons
     using M = opmath_t<T>;
     BinaryArgs<T> args{static_cast<int>(op), M{}, true};
     if constexpr (!std::is_same_v<T, bool>) {
-      args.alpha = alpha_s.is_floating_point() ? static_cast<M>(alpha_s.to_double()) : static_cast<M>(alpha_s.to_long());
+      args.alpha =
+          alpha_s.is_floating_point() ? static_cast<M>(alpha_s.to_double()) : static_cast<M>(alpha_s.to_long());
       args.unit_alpha = args.alpha == M(1);
     }
     const Operand<T> oa = operand<T>(a), ob = operand<T>(b);
@@ -293,12 +299,14 @@ void launch_binary(BinaryOp op, const TensorImpl& out, const TensorImpl& a, cons
       } else {
         plan = strided_plan<3>(out.sizes, {&out, &a, &b});
       }
-      binary_kernel<T, Out><<<grid_for(mode == 0 ? n / V + 1 : n, dev), kThreads, 0, ctx.stream>>>(
-          args, out.data(), oa, ob, plan, mode, n);
+      binary_kernel<T, Out><<<grid_for(mode == 0 ? n / V + 1 : n, dev), kThreads, 0, ctx.stream>>>(args, out.data(), oa,
+                                                                                                   ob, plan, mode, n);
       TT_CUDA_CHECK_LAUNCH();
     };
-    if (out.dtype == ScalarType::Bool) launch(DTag<bool>{});
-    else launch(DTag<T>{});
+    if (out.dtype == ScalarType::Bool)
+      launch(DTag<bool>{});
+    else
+      launch(DTag<T>{});
   });
 }
 
@@ -314,7 +322,8 @@ void launch_clamp(const TensorImpl& out, const TensorImpl& in, std::optional<dou
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
     if constexpr (!std::is_same_v<T, bool>) {
-      UnaryArgs<T> args{-1, lo.has_value(), hi.has_value(), lo ? static_cast<M>(*lo) : M(0), hi ? static_cast<M>(*hi) : M(0)};
+      UnaryArgs<T> args{-1, lo.has_value(), hi.has_value(), lo ? static_cast<M>(*lo) : M(0),
+                        hi ? static_cast<M>(*hi) : M(0)};
       run_unary<T>(args, out, in);
     }
   });

@@ -36,7 +36,9 @@ GemmTypes gemm_types(ScalarType t) {
 }
 
 int as_int(int64_t v) {
-  if (v > INT_MAX) throw Error("matrix dimension " + std::to_string(v) + " is too large for cuBLAS", detail::kernels::device_call_site());
+  if (v > INT_MAX)
+    throw Error("matrix dimension " + std::to_string(v) + " is too large for cuBLAS",
+                detail::kernels::device_call_site());
   return static_cast<int>(v);
 }
 
@@ -60,8 +62,8 @@ void run(Device device, ScalarType dtype, bool trans_a, bool trans_b, int64_t m,
   const cublasOperation_t op_b = trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t op_a = trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
   if (batch == 1) {
-    TT_CUDA_CHECK(cublasGemmEx(h, op_b, op_a, as_int(n), as_int(m), as_int(k), alpha, b, t.data, as_int(ldb), a,
-                               t.data, as_int(lda), beta, c, t.data, as_int(n), t.compute, CUBLAS_GEMM_DEFAULT));
+    TT_CUDA_CHECK(cublasGemmEx(h, op_b, op_a, as_int(n), as_int(m), as_int(k), alpha, b, t.data, as_int(ldb), a, t.data,
+                               as_int(lda), beta, c, t.data, as_int(n), t.compute, CUBLAS_GEMM_DEFAULT));
   } else {
     TT_CUDA_CHECK(cublasGemmStridedBatchedEx(h, op_b, op_a, as_int(n), as_int(m), as_int(k), alpha, b, t.data,
                                              as_int(ldb), stride_b, a, t.data, as_int(lda), stride_a, beta, c, t.data,

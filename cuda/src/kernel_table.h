@@ -31,8 +31,8 @@ void launch_where(const detail::TensorImpl& out, const detail::TensorImpl& cond,
                   const detail::TensorImpl& y);
 
 // reduce.cu
-void launch_reduce(detail::kernels::ReduceOp op, const detail::TensorImpl& in, int64_t outer, int64_t r,
-                   int64_t inner, const detail::TensorImpl* out, const detail::TensorImpl* indices);
+void launch_reduce(detail::kernels::ReduceOp op, const detail::TensorImpl& in, int64_t outer, int64_t r, int64_t inner,
+                   const detail::TensorImpl* out, const detail::TensorImpl* indices);
 void launch_softmax(bool log, const detail::TensorImpl& in, const detail::TensorImpl& out, int64_t outer, int64_t r,
                     int64_t inner);
 

@@ -79,8 +79,10 @@ class PinnedCache {
       synchronize_all_streams();
       release_events(b);
     }
-    if (b.events.empty()) make_free(p, b);
-    else pending_.push_back(p);
+    if (b.events.empty())
+      make_free(p, b);
+    else
+      pending_.push_back(p);
   }
 
   bool contains(const void* p) noexcept {
@@ -190,9 +192,9 @@ class PinnedCache {
   }
 
   std::mutex mu_;
-  std::map<std::uintptr_t, Block> blocks_;               // every block from the system, by address
-  std::map<std::size_t, std::vector<void*>> free_;       // reusable now, by size class
-  std::vector<void*> pending_;                           // freed, events outstanding
+  std::map<std::uintptr_t, Block> blocks_;                // every block from the system, by address
+  std::map<std::size_t, std::vector<void*>> free_;        // reusable now, by size class
+  std::vector<void*> pending_;                            // freed, events outstanding
   std::map<int, std::vector<cudaEvent_t>> spare_events_;  // completed events, by device, for reuse
   std::size_t cached_bytes_ = 0;
   PinnedCacheStats stats_;

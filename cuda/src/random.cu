@@ -27,8 +27,10 @@ template <class T>
 __global__ void arange_kernel(T* out, int64_t n, double start, double step, int64_t istart, int64_t istep) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    if constexpr (std::is_integral_v<T>) out[i] = static_cast<T>(istart + i * istep);
-    else out[i] = convert<T>(start + static_cast<double>(i) * step);
+    if constexpr (std::is_integral_v<T>)
+      out[i] = static_cast<T>(istart + i * istep);
+    else
+      out[i] = convert<T>(start + static_cast<double>(i) * step);
   }
 }
 
@@ -87,11 +89,15 @@ void generate(const TensorImpl& out, bool uniform) {
     std::lock_guard<std::mutex> lock(ctx.mu);
     curandGenerator_t gen = generator_locked(ctx);
     if (dbl) {
-      if (uniform) TT_CUDA_CHECK(curandGenerateUniformDouble(gen, static_cast<double*>(s), even));
-      else TT_CUDA_CHECK(curandGenerateNormalDouble(gen, static_cast<double*>(s), even, 0.0, 1.0));
+      if (uniform)
+        TT_CUDA_CHECK(curandGenerateUniformDouble(gen, static_cast<double*>(s), even));
+      else
+        TT_CUDA_CHECK(curandGenerateNormalDouble(gen, static_cast<double*>(s), even, 0.0, 1.0));
     } else {
-      if (uniform) TT_CUDA_CHECK(curandGenerateUniform(gen, static_cast<float*>(s), even));
-      else TT_CUDA_CHECK(curandGenerateNormal(gen, static_cast<float*>(s), even, 0.0f, 1.0f));
+      if (uniform)
+        TT_CUDA_CHECK(curandGenerateUniform(gen, static_cast<float*>(s), even));
+      else
+        TT_CUDA_CHECK(curandGenerateNormal(gen, static_cast<float*>(s), even, 0.0f, 1.0f));
     }
   }
   visit_device_dtype(out.dtype, [&](auto tag) {
@@ -99,9 +105,11 @@ void generate(const TensorImpl& out, bool uniform) {
     if constexpr (is_float_v<T>) {
       T* o = reinterpret_cast<T*>(out.data());
       if constexpr (std::is_same_v<T, double>)
-        from_generated<T, double><<<grid_for(n, dev), kThreads, 0, ctx.stream>>>(o, static_cast<const double*>(s), n, uniform);
+        from_generated<T, double>
+            <<<grid_for(n, dev), kThreads, 0, ctx.stream>>>(o, static_cast<const double*>(s), n, uniform);
       else
-        from_generated<T, float><<<grid_for(n, dev), kThreads, 0, ctx.stream>>>(o, static_cast<const float*>(s), n, uniform);
+        from_generated<T, float>
+            <<<grid_for(n, dev), kThreads, 0, ctx.stream>>>(o, static_cast<const float*>(s), n, uniform);
       TT_CUDA_CHECK_LAUNCH();
     } else {
       throw DTypeMismatchError(std::string(uniform ? "\"check_uniform_bounds\"" : "\"normal_kernel_cuda\"") +

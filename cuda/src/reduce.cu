@@ -77,8 +77,10 @@ template <class T, class R, class O>
 __device__ void finish(const typename R::S& s, int64_t w, O* out, int64_t* indices, double scale) {
   if (out) {
     if constexpr (std::is_same_v<typename R::S, typename SumReducer<T>::S>) {
-      if constexpr (std::is_same_v<typename SumReducer<T>::Acc, double>) out[w] = store_math<O>(s.v * scale);
-      else out[w] = static_cast<O>(s.v);
+      if constexpr (std::is_same_v<typename SumReducer<T>::Acc, double>)
+        out[w] = store_math<O>(s.v * scale);
+      else
+        out[w] = static_cast<O>(s.v);
     } else {
       out[w] = store_math<O>(s.v);
     }
@@ -99,8 +101,10 @@ __global__ void reduce_rows(const T* in, int64_t outer, int64_t r, int parts, ty
     for (int64_t j = begin + threadIdx.x; j < end; j += blockDim.x) R::add(s, in[o * r + j], j);
     s = block_reduce<R>(s);
     if (threadIdx.x == 0) {
-      if (parts == 1) finish<T, R, O>(s, o, out, indices, scale);
-      else partial[o * parts + blockIdx.x] = s;
+      if (parts == 1)
+        finish<T, R, O>(s, o, out, indices, scale);
+      else
+        partial[o * parts + blockIdx.x] = s;
     }
   }
 }
@@ -135,8 +139,7 @@ __global__ void reduce_cols(const T* in, int64_t outer, int64_t r, int64_t inner
 constexpr int64_t kMaxGridY = 65535;
 
 template <class T, class R, class O>
-void run_reduce(const TensorImpl& in, int64_t outer, int64_t r, int64_t inner, O* out, int64_t* indices,
-                double scale) {
+void run_reduce(const TensorImpl& in, int64_t outer, int64_t r, int64_t inner, O* out, int64_t* indices, double scale) {
   const int dev = in.device().index();
   auto& ctx = context(dev);
   DeviceGuard guard(dev);
@@ -162,8 +165,8 @@ void run_reduce(const TensorImpl& in, int64_t outer, int64_t r, int64_t inner, O
     TT_CUDA_CHECK_LAUNCH();
     return;  // partial is freed in stream order, after the kernels that use it
   }
-  reduce_cols<T, R, O><<<grid_for(outer * inner, dev), kThreads, 0, ctx.stream>>>(x, outer, r, inner, out, indices,
-                                                                                 scale);
+  reduce_cols<T, R, O>
+      <<<grid_for(outer * inner, dev), kThreads, 0, ctx.stream>>>(x, outer, r, inner, out, indices, scale);
   TT_CUDA_CHECK_LAUNCH();
 }
 
@@ -222,8 +225,10 @@ void launch_reduce(ReduceOp op, const TensorImpl& in, int64_t outer, int64_t r, 
       }
     } else {
       T* o = out ? reinterpret_cast<T*>(out->data()) : nullptr;
-      if (op == ReduceOp::Min) run_reduce<T, MinMaxReducer<T, false>, T>(in, outer, r, inner, o, ix, 1.0);
-      else run_reduce<T, MinMaxReducer<T, true>, T>(in, outer, r, inner, o, ix, 1.0);
+      if (op == ReduceOp::Min)
+        run_reduce<T, MinMaxReducer<T, false>, T>(in, outer, r, inner, o, ix, 1.0);
+      else
+        run_reduce<T, MinMaxReducer<T, true>, T>(in, outer, r, inner, o, ix, 1.0);
     }
   });
 }

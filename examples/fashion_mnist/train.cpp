@@ -47,18 +47,30 @@ Args parse(int argc, char** argv) {
       if (i + 1 >= argc) usage(argv[0]);
       return argv[++i];
     };
-    if (k == "--device") a.device = next();
-    else if (k == "--epochs") a.epochs = std::stoi(next());
-    else if (k == "--data") a.data = next();
-    else if (k == "--optimizer") a.optimizer = next();
-    else if (k == "--lr") a.lr = std::stod(next());
-    else if (k == "--batch-size") a.batch_size = std::stoul(next());
-    else if (k == "--workers") a.workers = std::stoul(next());
-    else if (k == "--limit") a.limit = std::stoul(next());
-    else if (k == "--seed") a.seed = std::stoull(next());
-    else if (k == "--save") a.save = next();
-    else if (k == "--quiet") a.quiet = true;
-    else usage(argv[0]);
+    if (k == "--device")
+      a.device = next();
+    else if (k == "--epochs")
+      a.epochs = std::stoi(next());
+    else if (k == "--data")
+      a.data = next();
+    else if (k == "--optimizer")
+      a.optimizer = next();
+    else if (k == "--lr")
+      a.lr = std::stod(next());
+    else if (k == "--batch-size")
+      a.batch_size = std::stoul(next());
+    else if (k == "--workers")
+      a.workers = std::stoul(next());
+    else if (k == "--limit")
+      a.limit = std::stoul(next());
+    else if (k == "--seed")
+      a.seed = std::stoull(next());
+    else if (k == "--save")
+      a.save = next();
+    else if (k == "--quiet")
+      a.quiet = true;
+    else
+      usage(argv[0]);
   }
   if (a.device != "cpu" && a.device != "cuda") usage(argv[0]);
   if (a.optimizer != "sgd" && a.optimizer != "adam") usage(argv[0]);

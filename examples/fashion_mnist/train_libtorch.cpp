@@ -48,17 +48,28 @@ Args parse(int argc, char** argv) {
       if (i + 1 >= argc) usage(argv[0]);
       return argv[++i];
     };
-    if (k == "--device") a.device = next();
-    else if (k == "--epochs") a.epochs = std::stoi(next());
-    else if (k == "--data") a.data = next();
-    else if (k == "--optimizer") a.optimizer = next();
-    else if (k == "--lr") a.lr = std::stod(next());
-    else if (k == "--batch-size") a.batch_size = std::stol(next());
-    else if (k == "--workers") a.workers = std::stoul(next());
-    else if (k == "--limit") a.limit = std::stol(next());
-    else if (k == "--seed") a.seed = std::stoull(next());
-    else if (k == "--quiet") a.quiet = true;
-    else usage(argv[0]);
+    if (k == "--device")
+      a.device = next();
+    else if (k == "--epochs")
+      a.epochs = std::stoi(next());
+    else if (k == "--data")
+      a.data = next();
+    else if (k == "--optimizer")
+      a.optimizer = next();
+    else if (k == "--lr")
+      a.lr = std::stod(next());
+    else if (k == "--batch-size")
+      a.batch_size = std::stol(next());
+    else if (k == "--workers")
+      a.workers = std::stoul(next());
+    else if (k == "--limit")
+      a.limit = std::stol(next());
+    else if (k == "--seed")
+      a.seed = std::stoull(next());
+    else if (k == "--quiet")
+      a.quiet = true;
+    else
+      usage(argv[0]);
   }
   if (a.device != "cpu" && a.device != "cuda") usage(argv[0]);
   if (a.optimizer != "sgd" && a.optimizer != "adam") usage(argv[0]);
@@ -79,7 +90,8 @@ torch::Tensor read_idx_u8(const std::string& path) {
     s = (int64_t(b[0]) << 24) | (int64_t(b[1]) << 16) | (int64_t(b[2]) << 8) | b[3];
   }
   auto t = torch::empty(sizes, torch::kUInt8);
-  if (gzread(f, t.data_ptr(), static_cast<unsigned>(t.numel())) != t.numel()) throw std::runtime_error("truncated " + path);
+  if (gzread(f, t.data_ptr(), static_cast<unsigned>(t.numel())) != t.numel())
+    throw std::runtime_error("truncated " + path);
   gzclose(f);
   return t;
 }
@@ -138,14 +150,16 @@ int main(int argc, char** argv) {
       train_set.map(torch::data::transforms::Stack<>()),
       torch::data::DataLoaderOptions().batch_size(args.batch_size).workers(args.workers));
   auto test_loader = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
-      test_set.map(torch::data::transforms::Stack<>()), torch::data::DataLoaderOptions().batch_size(1000).workers(args.workers));
+      test_set.map(torch::data::transforms::Stack<>()),
+      torch::data::DataLoaderOptions().batch_size(1000).workers(args.workers));
   const size_t batches_per_epoch = (train_size + args.batch_size - 1) / args.batch_size;
 
   Classifier model;
   model->to(device);
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   if (args.optimizer == "sgd")
-    optimizer = std::make_unique<torch::optim::SGD>(model->parameters(), torch::optim::SGDOptions(args.lr).momentum(0.9));
+    optimizer =
+        std::make_unique<torch::optim::SGD>(model->parameters(), torch::optim::SGDOptions(args.lr).momentum(0.9));
   else
     optimizer = std::make_unique<torch::optim::Adam>(model->parameters(), torch::optim::AdamOptions(args.lr));
 

@@ -12,11 +12,17 @@
 namespace tt::detail {
 
 template <class T>
-struct TypeTag { using type = T; };
+struct TypeTag {
+  using type = T;
+};
 
-template <class T> constexpr ScalarType scalar_type_of();
-#define TT_SCALAR_TYPE_OF(ctype, name, py) \
-  template <> constexpr ScalarType scalar_type_of<ctype>() { return ScalarType::name; }
+template <class T>
+constexpr ScalarType scalar_type_of();
+#define TT_SCALAR_TYPE_OF(ctype, name, py)       \
+  template <>                                    \
+  constexpr ScalarType scalar_type_of<ctype>() { \
+    return ScalarType::name;                     \
+  }
 TT_FORALL_SCALAR_TYPES(TT_SCALAR_TYPE_OF)
 #undef TT_SCALAR_TYPE_OF
 

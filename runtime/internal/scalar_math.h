@@ -16,13 +16,25 @@
 namespace tt::detail {
 
 /// The type arithmetic runs in: float for the 16-bit floats (c10's opmath type).
-template <class T> struct OpMath { using type = T; };
-template <> struct OpMath<Half> { using type = float; };
-template <> struct OpMath<BFloat16> { using type = float; };
-template <class T> using opmath_t = typename OpMath<T>::type;
+template <class T>
+struct OpMath {
+  using type = T;
+};
+template <>
+struct OpMath<Half> {
+  using type = float;
+};
+template <>
+struct OpMath<BFloat16> {
+  using type = float;
+};
+template <class T>
+using opmath_t = typename OpMath<T>::type;
 
-template <class T> constexpr bool is_16bit_float_v = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-template <class T> constexpr bool is_float_v = is_16bit_float_v<T> || std::is_floating_point_v<T>;
+template <class T>
+constexpr bool is_16bit_float_v = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+template <class T>
+constexpr bool is_float_v = is_16bit_float_v<T> || std::is_floating_point_v<T>;
 
 /// float -> double and back with x86's results (cvtss2sd, cvtsd2ss): a NaN
 /// keeps its sign and payload, quieted. A GPU's conversion returns its one
@@ -55,11 +67,14 @@ TT_HOST_DEVICE inline float f64_to_f32(double d) noexcept {
 /// and double convert NaNs as x86 does (above).
 template <class To, class From>
 TT_HOST_DEVICE inline To value_cast(From v) noexcept {
-  if constexpr (std::is_same_v<To, double> && std::is_same_v<From, float>) return f32_to_f64(v);
-  else if constexpr (std::is_same_v<To, float> && std::is_same_v<From, double>) return f64_to_f32(v);
+  if constexpr (std::is_same_v<To, double> && std::is_same_v<From, float>)
+    return f32_to_f64(v);
+  else if constexpr (std::is_same_v<To, float> && std::is_same_v<From, double>)
+    return f64_to_f32(v);
   else if constexpr (std::is_same_v<To, uint8_t> && std::is_floating_point_v<From>)
     return static_cast<uint8_t>(static_cast<int64_t>(v));
-  else return static_cast<To>(v);
+  else
+    return static_cast<To>(v);
 }
 
 /// Value conversion with PyTorch's semantics: to bool is "!= 0", 16-bit
@@ -72,9 +87,12 @@ TT_HOST_DEVICE inline To convert(From v) noexcept {
   } else {
     using M = opmath_t<From>;
     const M m = static_cast<M>(v);
-    if constexpr (std::is_same_v<To, bool>) return m != M(0);
-    else if constexpr (is_16bit_float_v<To>) return To(value_cast<float>(m));
-    else return value_cast<To>(m);
+    if constexpr (std::is_same_v<To, bool>)
+      return m != M(0);
+    else if constexpr (is_16bit_float_v<To>)
+      return To(value_cast<float>(m));
+    else
+      return value_cast<To>(m);
   }
 }
 

@@ -54,9 +54,7 @@ struct TensorImpl {
   ~TensorImpl();
 
   Device device() const { return storage->device; }
-  char* data() const {
-    return static_cast<char*>(storage->data) + offset * static_cast<int64_t>(element_size(dtype));
-  }
+  char* data() const { return static_cast<char*>(storage->data) + offset * static_cast<int64_t>(element_size(dtype)); }
   bool is_contiguous() const;
 };
 

@@ -112,7 +112,8 @@ std::shared_ptr<Backend> get_backend(DeviceType type) {
   probe_real_cuda(r);
   if (!r.cuda_env_read) {
     r.cuda_env_read = true;
-    if (int n = detail::env_emulated_cuda_devices(); n > 0 && !r.cuda) r.cuda = std::make_shared<EmulatedCudaBackend>(n);
+    if (int n = detail::env_emulated_cuda_devices(); n > 0 && !r.cuda)
+      r.cuda = std::make_shared<EmulatedCudaBackend>(n);
   }
   return r.cuda;
 }

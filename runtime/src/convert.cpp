@@ -44,8 +44,8 @@ void copy_between(const TensorImpl& dst, const TensorImpl& src, bool non_blockin
   // directly, which is what lets a pinned source go asynchronously.
   if (dst.dtype == src.dtype && dst.is_contiguous() && src.is_contiguous() && dst.sizes == src.sizes) {
     const Device dev = host_can_read(dd) ? sd : dd;
-    get_backend(dev.type())->copy(dst.data(), dd, src.data(), sd, static_cast<size_t>(dst.numel) * element_size(dst.dtype),
-                                  non_blocking);
+    get_backend(dev.type())
+        ->copy(dst.data(), dd, src.data(), sd, static_cast<size_t>(dst.numel) * element_size(dst.dtype), non_blocking);
     return;
   }
   // Otherwise convert where kernels can: on the device before a download,
@@ -64,7 +64,8 @@ void copy_between(const TensorImpl& dst, const TensorImpl& src, bool non_blockin
       return;
     }
     Tensor landed = make_empty(dst.sizes, dst.dtype, Device(kCPU), loc);
-    get_backend(sd.type())->copy(TensorAccess::shared(landed)->data(), Device(kCPU), dev_src->data(), sd, nbytes, false);
+    get_backend(sd.type())->copy(TensorAccess::shared(landed)->data(), Device(kCPU), dev_src->data(), sd, nbytes,
+                                 false);
     kernels::copy(dst, *TensorAccess::shared(landed));
     return;
   }
@@ -88,7 +89,8 @@ void copy_between(const TensorImpl& dst, const TensorImpl& src, bool non_blockin
   const TensorImpl* host_src = &src;
   Tensor src_staged;
   if (!host_can_read(sd)) {
-    if (!src.is_contiguous()) throw Error("copy from a non-contiguous " + sd.str() + " tensor is not supported yet", loc);
+    if (!src.is_contiguous())
+      throw Error("copy from a non-contiguous " + sd.str() + " tensor is not supported yet", loc);
     src_staged = make_empty(src.sizes, src.dtype, Device(kCPU), loc);
     const auto& si = *TensorAccess::shared(src_staged);
     get_backend(sd.type())->copy(si.data(), Device(kCPU), src.data(), sd, si.storage->nbytes, non_blocking);
@@ -152,8 +154,8 @@ namespace {
 // The one implementation behind every to()/half()/cuda()/cpu()...: returns
 // self when nothing changes (PyTorch), and marks the result for
 // tensor-discarded-cast at the user's call site.
-Tensor convert_tensor(const Tensor& self, std::optional<Device> device, std::optional<ScalarType> dtype, bool non_blocking,
-               bool copy, const char* op, const std::source_location& loc) {
+Tensor convert_tensor(const Tensor& self, std::optional<Device> device, std::optional<ScalarType> dtype,
+                      bool non_blocking, bool copy, const char* op, const std::source_location& loc) {
   const auto& ti = impl_of(self, loc);
   const Device target = device ? resolve_device(*device, loc) : ti.device();
   const ScalarType dt = dtype.value_or(ti.dtype);

@@ -23,8 +23,7 @@ Device::Device(const std::string& spec, std::source_location loc) : type_(Device
   } else if (name == "cuda") {
     type_ = DeviceType::CUDA;
   } else {
-    throw ValueError("Expected one of cpu, cuda device type at start of device string: " + spec,
-                     loc);
+    throw ValueError("Expected one of cpu, cuda device type at start of device string: " + spec, loc);
   }
   if (colon == std::string::npos) return;
   const std::string idx = spec.substr(colon + 1);
@@ -32,8 +31,7 @@ Device::Device(const std::string& spec, std::source_location loc) : type_(Device
   for (char c : idx) ok = ok && std::isdigit(static_cast<unsigned char>(c));
   if (!ok || std::stoi(idx) > 127) throw ValueError("Invalid device string: '" + spec + "'", loc);
   index_ = static_cast<int8_t>(std::stoi(idx));
-  if (type_ == DeviceType::CPU && index_ != 0)
-    throw ValueError("CPU device index must be -1 or zero, got " + idx, loc);
+  if (type_ == DeviceType::CPU && index_ != 0) throw ValueError("CPU device index must be -1 or zero, got " + idx, loc);
 }
 
 std::string Device::str() const {

@@ -141,7 +141,10 @@ void report_discarded_conversion(const ConversionSite& site) noexcept try {
   msg << "result of '" << site.op << "' is discarded: the " << python_name(site.to_dtype) << " " << site.to_device
       << " tensor converted from " << python_name(site.from_dtype) << " " << site.from_device
       << " was destroyed without being used; tensor conversions return a new tensor and leave the source unchanged";
-  record_violation(Violation{"tensor-discarded-cast", site.op, msg.str(), {site.from_device, site.to_device},
+  record_violation(Violation{"tensor-discarded-cast",
+                             site.op,
+                             msg.str(),
+                             {site.from_device, site.to_device},
                              {site.from_dtype, site.to_dtype}},
                    site.where);
 } catch (const std::exception& e) {

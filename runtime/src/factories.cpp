@@ -51,7 +51,9 @@ void no_fill(const detail::TensorImpl&) {}
 
 }  // namespace
 
-Tensor empty(IntArrayRef sizes, TensorOptions o, SourceLoc loc) { return create(sizes.vec(), o.dtype(), o, loc, no_fill, FillKind::kNothing); }
+Tensor empty(IntArrayRef sizes, TensorOptions o, SourceLoc loc) {
+  return create(sizes.vec(), o.dtype(), o, loc, no_fill, FillKind::kNothing);
+}
 Tensor zeros(IntArrayRef sizes, TensorOptions o, SourceLoc loc) {
   return create(sizes.vec(), o.dtype(), o, loc, [](const auto& t) { detail::kernels::fill(t, 0); }, FillKind::kKernels);
 }
@@ -60,7 +62,8 @@ Tensor ones(IntArrayRef sizes, TensorOptions o, SourceLoc loc) {
 }
 Tensor full(IntArrayRef sizes, const Scalar& value, TensorOptions o, SourceLoc loc) {
   const ScalarType dtype = o.has_dtype() ? o.dtype() : value.is_floating_point() ? default_dtype() : value.type();
-  return create(sizes.vec(), dtype, o, loc, [&](const auto& t) { detail::kernels::fill(t, value); }, FillKind::kKernels);
+  return create(
+      sizes.vec(), dtype, o, loc, [&](const auto& t) { detail::kernels::fill(t, value); }, FillKind::kKernels);
 }
 Tensor empty_like(const Tensor& t, SourceLoc loc) {
   const auto& ti = impl_of(t, loc);
@@ -84,7 +87,8 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
   const ScalarType dtype = o.has_dtype() ? o.dtype() : floating ? default_dtype() : ScalarType::Long;
   const double s = start.to_double(), e = end.to_double(), st = step.to_double();
   if (st == 0) throw ValueError("step must be nonzero", loc);
-  if (!std::isfinite(s) || !std::isfinite(e)) throw ValueError("unsupported range: " + std::to_string(s) + " -> " + std::to_string(e), loc);
+  if (!std::isfinite(s) || !std::isfinite(e))
+    throw ValueError("unsupported range: " + std::to_string(s) + " -> " + std::to_string(e), loc);
   if ((st > 0 && e < s) || (st < 0 && e > s))
     throw ValueError("upper bound and larger bound inconsistent with step sign", loc);
   int64_t n;
@@ -94,15 +98,16 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
     const int64_t is = start.to_long(), ie = end.to_long(), ist = step.to_long();
     n = ist > 0 ? (ie - is + ist - 1) / ist : (is - ie + (-ist) - 1) / (-ist);
   }
-  return create({n}, dtype, o, loc, [&](const auto& t) {
-    detail::kernels::arange(t, s, st, start.to_long(), step.to_long());
-  }, FillKind::kKernels);
+  return create(
+      {n}, dtype, o, loc, [&](const auto& t) { detail::kernels::arange(t, s, st, start.to_long(), step.to_long()); },
+      FillKind::kKernels);
 }
 
 namespace {
 void require_floating(ScalarType t, const char* what, const SourceLoc& loc) {
   if (!is_floating_type(t))
-    throw DTypeMismatchError(std::string("\"") + what + "\" not implemented for '" + std::string(to_string(t)) + "'", loc);
+    throw DTypeMismatchError(std::string("\"") + what + "\" not implemented for '" + std::string(to_string(t)) + "'",
+                             loc);
 }
 }  // namespace
 
@@ -119,7 +124,8 @@ void manual_seed(uint64_t seed) { detail::kernels::manual_seed(seed); }
 namespace detail {
 Tensor tensor_from_values(const std::vector<double>& values, const std::vector<int64_t>* ints,
                           std::vector<int64_t> sizes, ScalarType literal, TensorOptions o, SourceLoc loc) {
-  if (sizes.size() == 1 && sizes[0] == -1) throw ShapeError("tensor(): nested lists must all have the same length", loc);
+  if (sizes.size() == 1 && sizes[0] == -1)
+    throw ShapeError("tensor(): nested lists must all have the same length", loc);
   const ScalarType dtype = o.has_dtype() ? o.dtype() : literal;
   const bool exact_ints = ints && is_integral_type(literal, false);
   return create(sizes, dtype, o, loc, [&](const TensorImpl& t) {

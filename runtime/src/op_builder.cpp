@@ -16,8 +16,10 @@ OpPlan OpBuilder::build() {
     std::vector<const Tensor*> tensors;
     std::vector<const Scalar*> scalars = promote_only_;
     for (const Operand& o : operands_) {
-      if (o.scalar) scalars.push_back(o.scalar);
-      else if (!o.keep_dtype) tensors.push_back(&o.tensor);
+      if (o.scalar)
+        scalars.push_back(o.scalar);
+      else if (!o.keep_dtype)
+        tensors.push_back(&o.tensor);
     }
     plan.dtype = result_type(tensors, scalars);
   }
@@ -25,7 +27,8 @@ OpPlan OpBuilder::build() {
 
   // 2. The common device. Wrapped numbers join as 0-dim cpu tensors.
   plan.operands.reserve(operands_.size());
-  for (const Operand& o : operands_) plan.operands.push_back(o.scalar ? scalar_to_tensor(*o.scalar, plan.dtype) : o.tensor);
+  for (const Operand& o : operands_)
+    plan.operands.push_back(o.scalar ? scalar_to_tensor(*o.scalar, plan.dtype) : o.tensor);
   plan.device = unify_devices(plan.operands, op_, loc_, allow_cpu_scalars_);
 
   // 3. Equal dtypes where the op does not promote.
@@ -48,9 +51,9 @@ OpPlan OpBuilder::build() {
   if (broadcast_) {
     for (const Tensor& t : plan.operands) plan.shape = broadcast_shape(plan.shape, impl_of(t, loc_).sizes, loc_);
     if (self && plan.shape != self->sizes) {
-      throw ShapeError("output with shape " + shape_str(self->sizes) + " doesn't match the broadcast shape " +
-                           shape_str(plan.shape),
-                       loc_);
+      throw ShapeError(
+          "output with shape " + shape_str(self->sizes) + " doesn't match the broadcast shape " + shape_str(plan.shape),
+          loc_);
     }
   }
   plan.inputs.reserve(plan.operands.size());

@@ -94,7 +94,7 @@ class OpBuilder {
     return *this;
   }
   struct Operand {
-    Tensor tensor;          // empty for a scalar until build()
+    Tensor tensor;  // empty for a scalar until build()
     const Scalar* scalar = nullptr;
     bool keep_dtype = false;
   };

@@ -123,12 +123,12 @@ std::vector<int64_t> broadcast_shapes(IntArrayRef a, IntArrayRef b, SourceLoc lo
   return detail::broadcast_shape(a.vec(), b.vec(), loc);
 }
 
-#define TT_BINARY(fn, OP)                                                                         \
-  Tensor fn(const Tensor& a, const Tensor& b, SourceLoc loc) {                                    \
-    return binary_op(BinaryOp::OP, #fn, a, Rhs{&b, nullptr}, 1, false, loc);                     \
-  }                                                                                               \
-  Tensor fn(const Tensor& a, const Scalar& b, SourceLoc loc) {                                    \
-    return binary_op(BinaryOp::OP, #fn, a, Rhs{nullptr, &b}, 1, false, loc);                     \
+#define TT_BINARY(fn, OP)                                                    \
+  Tensor fn(const Tensor& a, const Tensor& b, SourceLoc loc) {               \
+    return binary_op(BinaryOp::OP, #fn, a, Rhs{&b, nullptr}, 1, false, loc); \
+  }                                                                          \
+  Tensor fn(const Tensor& a, const Scalar& b, SourceLoc loc) {               \
+    return binary_op(BinaryOp::OP, #fn, a, Rhs{nullptr, &b}, 1, false, loc); \
   }
 TT_BINARY(mul, Mul)
 TT_BINARY(div, Div)
@@ -184,7 +184,8 @@ Tensor neg(const Tensor& x, SourceLoc loc) {
   return unary_op(UnaryOp::Neg, "neg", x, false, loc);
 }
 Tensor abs(const Tensor& x, SourceLoc loc) {
-  if (impl_of(x, loc).dtype == ScalarType::Bool) throw DTypeMismatchError("\"abs_cpu\" not implemented for 'Bool'", loc);
+  if (impl_of(x, loc).dtype == ScalarType::Bool)
+    throw DTypeMismatchError("\"abs_cpu\" not implemented for 'Bool'", loc);
   return unary_op(UnaryOp::Abs, "abs", x, false, loc);
 }
 
@@ -198,7 +199,8 @@ Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> m
   if (max) builder.promote_with(*max);
   detail::OpPlan p = builder.build();
   Tensor out = detail::make_empty(p.shape, p.dtype, p.device, loc);
-  detail::kernels::clamp(impl_of(out, loc), impl_of(p.inputs[0], loc), min ? std::optional<double>(min->to_double()) : std::nullopt,
+  detail::kernels::clamp(impl_of(out, loc), impl_of(p.inputs[0], loc),
+                         min ? std::optional<double>(min->to_double()) : std::nullopt,
                          max ? std::optional<double>(max->to_double()) : std::nullopt);
   detail::autograd::record_clamp(out, x, p.operands[0], min, max);
   return out;

@@ -47,8 +47,8 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim, SourceLoc loc) {
     for (size_t j = 0; j < s.size(); ++j) {
       if (static_cast<int64_t>(j) != d && s[j] != first[j]) {
         throw ShapeError("Sizes of tensors must match except in dimension " + std::to_string(d) + ". Expected size " +
-                             std::to_string(first[j]) + " but got size " + std::to_string(s[j]) + " for tensor number " +
-                             std::to_string(i) + " in the list.",
+                             std::to_string(first[j]) + " but got size " + std::to_string(s[j]) +
+                             " for tensor number " + std::to_string(i) + " in the list.",
                          loc);
       }
     }
@@ -87,16 +87,20 @@ namespace {
 Tensor where_impl(const Tensor& cond, const Tensor& x, const Tensor& y, const Scalar* ys, const SourceLoc& loc) {
   const auto& ci = impl_of(cond, loc);
   if (ci.dtype != ScalarType::Bool) {
-    throw DTypeMismatchError(
-        "where expected condition to be a boolean tensor, but got a tensor with dtype " + std::string(to_string(ci.dtype)),
-        loc);
+    throw DTypeMismatchError("where expected condition to be a boolean tensor, but got a tensor with dtype " +
+                                 std::string(to_string(ci.dtype)),
+                             loc);
   }
   detail::OpBuilder builder("where", loc);
   builder.add_input(cond, /*keep_dtype=*/true).add_input(x);
-  if (ys) builder.add_scalar(*ys); else builder.add_input(y);
+  if (ys)
+    builder.add_scalar(*ys);
+  else
+    builder.add_input(y);
   detail::OpPlan p = builder.build();
   Tensor out = detail::make_empty(p.shape, p.dtype, p.device, loc);
-  detail::kernels::where(impl_of(out, loc), impl_of(p.inputs[0], loc), impl_of(p.inputs[1], loc), impl_of(p.inputs[2], loc));
+  detail::kernels::where(impl_of(out, loc), impl_of(p.inputs[0], loc), impl_of(p.inputs[1], loc),
+                         impl_of(p.inputs[2], loc));
   detail::autograd::record_where(out, p.operands[0], x, ys ? nullptr : &y);
   return out;
 }

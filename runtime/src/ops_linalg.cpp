@@ -3,12 +3,12 @@
 #include <string>
 
 #include "autograd/derivatives.h"
-#include "tt/autograd.h"
 #include "device_dtype_rules.h"
 #include "internal_ops.h"
 #include "kernels/kernels.h"
 #include "op_builder.h"
 #include "tensor_impl.h"
+#include "tt/autograd.h"
 #include "tt/errors.h"
 #include "tt/ops.h"
 
@@ -61,8 +61,8 @@ Tensor batched(const Tensor& a, const Tensor& b, Device device, const SourceLoc&
   const int64_t m = ai.sizes[ai.sizes.size() - 2], k = ai.sizes.back();
   const int64_t k2 = bi.sizes[bi.sizes.size() - 2], n = bi.sizes.back();
   if (k != k2) {
-    throw ShapeError("mat1 and mat2 shapes cannot be multiplied (" + dims_str({m, k}) + " and " + dims_str({k2, n}) + ")",
-                     loc);
+    throw ShapeError(
+        "mat1 and mat2 shapes cannot be multiplied (" + dims_str({m, k}) + " and " + dims_str({k2, n}) + ")", loc);
   }
   const std::vector<int64_t> abatch(ai.sizes.begin(), ai.sizes.end() - 2), bbatch(bi.sizes.begin(), bi.sizes.end() - 2);
   const auto batch = detail::broadcast_shape(abatch, bbatch, loc);
@@ -136,8 +136,8 @@ Tensor matmul_impl(const Tensor& a, const Tensor& b, std::vector<Tensor>& ops, c
   }
   if (da == 2 && db == 1) {
     if (xs[1] != ys[0]) {
-      throw ShapeError("size mismatch, got " + std::to_string(xs[0]) + ", " + dims_str(xs) + "," + std::to_string(ys[0]),
-                       loc);
+      throw ShapeError(
+          "size mismatch, got " + std::to_string(xs[0]) + ", " + dims_str(xs) + "," + std::to_string(ys[0]), loc);
     }
     return batched(x, y.unsqueeze(1, loc), device, loc).squeeze(-1, loc);
   }

@@ -4,12 +4,12 @@
 #include <string>
 
 #include "autograd/derivatives.h"
-#include "tt/autograd.h"
 #include "device_dtype_rules.h"
 #include "internal_ops.h"
 #include "kernels/kernels.h"
 #include "op_builder.h"
 #include "tensor_impl.h"
+#include "tt/autograd.h"
 #include "tt/errors.h"
 #include "tt/ops.h"
 
@@ -137,7 +137,8 @@ Tensor softmax_compute(const Tensor& x, int64_t dim, bool log, const SourceLoc& 
   const auto& xi = impl_of(x, loc);
   if (!is_floating_type(xi.dtype)) {
     throw DTypeMismatchError(std::string("\"") + (log ? "log_softmax" : "softmax") +
-                                 "_lastdim_kernel_impl\" not implemented for '" + std::string(to_string(xi.dtype)) + "'",
+                                 "_lastdim_kernel_impl\" not implemented for '" + std::string(to_string(xi.dtype)) +
+                                 "'",
                              loc);
   }
   const int64_t d = detail::wrap_dim(dim, xi.sizes.size(), loc);
@@ -194,7 +195,8 @@ std::tuple<Tensor, Tensor> min(const Tensor& x, int64_t dim, bool keepdim, Sourc
 Tensor argmax(const Tensor& x, std::optional<int64_t> dim, bool keepdim, SourceLoc loc) {
   const auto& xi = impl_of(x, loc);
   if (!dim) {
-    if (xi.numel == 0) throw ValueError("argmax(): Expected reduction dim to be specified for input.numel() == 0.", loc);
+    if (xi.numel == 0)
+      throw ValueError("argmax(): Expected reduction dim to be specified for input.numel() == 0.", loc);
     const Device device = reduction_device(x, "argmax", loc);
     Layout l = plan(x, {}, false, loc);
     std::vector<int64_t> out_sizes = keepdim ? std::vector<int64_t>(xi.sizes.size(), 1) : std::vector<int64_t>{};

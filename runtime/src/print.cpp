@@ -15,8 +15,10 @@ void print_values(std::ostream& os, const detail::TensorImpl& t, size_t dim, int
     detail::visit_dtype(t.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T v = reinterpret_cast<const T*>(t.storage->data)[offset];
-      if constexpr (std::is_integral_v<T>) os << static_cast<int64_t>(v);
-      else os << static_cast<double>(static_cast<detail::opmath_t<T>>(v));
+      if constexpr (std::is_integral_v<T>)
+        os << static_cast<int64_t>(v);
+      else
+        os << static_cast<double>(static_cast<detail::opmath_t<T>>(v));
     });
     return;
   }

@@ -200,12 +200,14 @@ IntArrayRef Tensor::sizes(SourceLoc loc) const { return IntArrayRef(impl_of(*thi
 IntArrayRef Tensor::strides(SourceLoc loc) const { return IntArrayRef(impl_of(*this, loc).strides); }
 int64_t Tensor::size(int64_t d, SourceLoc loc) const {
   const auto& ti = impl_of(*this, loc);
-  if (ti.sizes.empty()) throw ValueError("dimension specified as " + std::to_string(d) + " but tensor has no dimensions", loc);
+  if (ti.sizes.empty())
+    throw ValueError("dimension specified as " + std::to_string(d) + " but tensor has no dimensions", loc);
   return ti.sizes[detail::wrap_dim(d, ti.sizes.size(), loc)];
 }
 int64_t Tensor::stride(int64_t d, SourceLoc loc) const {
   const auto& ti = impl_of(*this, loc);
-  if (ti.sizes.empty()) throw ValueError("dimension specified as " + std::to_string(d) + " but tensor has no dimensions", loc);
+  if (ti.sizes.empty())
+    throw ValueError("dimension specified as " + std::to_string(d) + " but tensor has no dimensions", loc);
   return ti.strides[detail::wrap_dim(d, ti.sizes.size(), loc)];
 }
 int64_t Tensor::numel(SourceLoc loc) const { return impl_of(*this, loc).numel; }
@@ -256,11 +258,16 @@ Scalar Tensor::item(SourceLoc loc) const {
 namespace {
 template <class T>
 const char* type_name() {
-  if constexpr (std::is_same_v<T, uint8_t>) return "uint8_t";
-  else if constexpr (std::is_same_v<T, int8_t>) return "int8_t";
-  else if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
-  else if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
-  else return "int64_t";
+  if constexpr (std::is_same_v<T, uint8_t>)
+    return "uint8_t";
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return "int8_t";
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return "int16_t";
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return "int32_t";
+  else
+    return "int64_t";
 }
 }  // namespace
 
@@ -282,7 +289,8 @@ T Tensor::item(SourceLoc loc) const {
       return static_cast<T>(d);
     }
     const int64_t v = s.to_long();
-    if (v < static_cast<int64_t>(std::numeric_limits<T>::min()) || v > static_cast<int64_t>(std::numeric_limits<T>::max()))
+    if (v < static_cast<int64_t>(std::numeric_limits<T>::min()) ||
+        v > static_cast<int64_t>(std::numeric_limits<T>::max()))
       throw overflow();
     return static_cast<T>(v);
   } else {
@@ -304,8 +312,8 @@ T* Tensor::data_ptr(SourceLoc loc) const {
 
 void* Tensor::data_ptr(SourceLoc loc) const { return impl_of(*this, loc).data(); }
 
-#define TT_INSTANTIATE_ACCESS(T)                        \
-  template T Tensor::item<T>(SourceLoc) const;          \
+#define TT_INSTANTIATE_ACCESS(T)               \
+  template T Tensor::item<T>(SourceLoc) const; \
   template T* Tensor::data_ptr<T>(SourceLoc) const;
 TT_INSTANTIATE_ACCESS(bool)
 TT_INSTANTIATE_ACCESS(uint8_t)

@@ -72,8 +72,7 @@ std::optional<std::vector<int64_t>> compute_stride(const std::vector<int64_t>& o
   int64_t tensor_numel = 1, view_numel = 1;
   for (int64_t tensor_d = static_cast<int64_t>(oldshape.size()) - 1; tensor_d >= 0; tensor_d--) {
     tensor_numel *= oldshape[tensor_d];
-    if (tensor_d == 0 ||
-        (oldshape[tensor_d - 1] != 1 && oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride)) {
+    if (tensor_d == 0 || (oldshape[tensor_d - 1] != 1 && oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride)) {
       while (view_d >= 0 && (view_numel < tensor_numel || newshape[view_d] == 1)) {
         newstride[view_d] = view_numel * chunk_base_stride;
         view_numel *= newshape[view_d];
@@ -157,10 +156,11 @@ Tensor Tensor::permute(IntArrayRef dims, SourceLoc loc) const {
   const auto& ti = impl_of(*this, loc);
   const int64_t n = static_cast<int64_t>(ti.sizes.size());
   if (static_cast<int64_t>(dims.size()) != n) {
-    throw ValueError("permute(sparse_coo): number of dimensions in the tensor input does not match the length of the "
-                     "desired ordering of dimensions i.e. input.dim() = " +
-                         std::to_string(n) + " is not equal to len(dims) = " + std::to_string(dims.size()),
-                     loc);
+    throw ValueError(
+        "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the "
+        "desired ordering of dimensions i.e. input.dim() = " +
+            std::to_string(n) + " is not equal to len(dims) = " + std::to_string(dims.size()),
+        loc);
   }
   std::vector<int64_t> sizes(n), strides(n);
   std::vector<bool> seen(n, false);
@@ -336,9 +336,8 @@ Tensor expand_internal(const Tensor& t, const std::vector<int64_t>& target, cons
       sizes[i] = want;
       strides[i] = 0;
     } else {
-      throw ShapeError("The expanded size of the tensor (" + std::to_string(want) +
-                           ") must match the existing size (" + std::to_string(size) +
-                           ") at non-singleton dimension " + std::to_string(i) +
+      throw ShapeError("The expanded size of the tensor (" + std::to_string(want) + ") must match the existing size (" +
+                           std::to_string(size) + ") at non-singleton dimension " + std::to_string(i) +
                            ".  Target sizes: " + shape_str(target) + ".  Tensor sizes: " + shape_str(ti.sizes),
                        loc);
     }

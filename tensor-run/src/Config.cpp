@@ -19,13 +19,15 @@ Config read_environment() {
   Config c;
   if (const char* n = std::getenv("TENSOR_RUN_DEVICES"); n && *n) {
     c.devices = parse_device_count(n);
-    if (c.devices == 0)
-      fail(std::string("TENSOR_RUN_DEVICES=") + n + " is not a number of devices from 1 to 16");
+    if (c.devices == 0) fail(std::string("TENSOR_RUN_DEVICES=") + n + " is not a number of devices from 1 to 16");
   }
   if (const char* m = std::getenv("TT_VALIDATE"); m && *m) {
-    if (std::strcmp(m, "record") == 0) c.mode = Mode::Record;
-    else if (std::strcmp(m, "raise") == 0) c.mode = Mode::Raise;
-    else fail(std::string("TT_VALIDATE=") + m + " is not raise or record");
+    if (std::strcmp(m, "record") == 0)
+      c.mode = Mode::Record;
+    else if (std::strcmp(m, "raise") == 0)
+      c.mode = Mode::Raise;
+    else
+      fail(std::string("TT_VALIDATE=") + m + " is not raise or record");
   }
   if (const char* p = std::getenv("TT_VALIDATE_LOG"); p && *p) c.log_path = p;
   return c;

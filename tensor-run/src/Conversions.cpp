@@ -39,8 +39,7 @@ void report_discarded(ConversionSite* site) noexcept {
   std::unique_ptr<ConversionSite> owned(site);
   // Destroyed by another thread, after other ops (kept, then dropped), or
   // while an exception unwinds the statement: not discarded at the statement.
-  if (site->thread != std::this_thread::get_id() || site->ops_before != t_ops || std::uncaught_exceptions() > 0)
-    return;
+  if (site->thread != std::this_thread::get_id() || site->ops_before != t_ops || std::uncaught_exceptions() > 0) return;
   try {
     Violation v;
     v.kind = ViolationKind::DiscardedCast;

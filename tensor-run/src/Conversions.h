@@ -46,9 +46,8 @@ void report_discarded(ConversionSite* site) noexcept;
 /// The kernel for aten::_to_copy on cpu and cuda tensors: ATen's own
 /// (at::native::_to_copy), plus the mark on a fresh result on an emulated
 /// device.
-at::Tensor to_copy(const at::Tensor& self, c10::optional<c10::ScalarType> dtype,
-                   c10::optional<c10::Layout> layout, c10::optional<c10::Device> device,
-                   c10::optional<bool> pin_memory, bool non_blocking,
+at::Tensor to_copy(const at::Tensor& self, c10::optional<c10::ScalarType> dtype, c10::optional<c10::Layout> layout,
+                   c10::optional<c10::Device> device, c10::optional<bool> pin_memory, bool non_blocking,
                    c10::optional<c10::MemoryFormat> memory_format);
 
 }  // namespace tensor_run

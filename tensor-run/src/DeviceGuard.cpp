@@ -62,9 +62,9 @@ c10::DeviceIndex current_device() noexcept { return t_current; }
 int device_count() noexcept { return config().devices; }
 
 void check_device_index(c10::DeviceIndex index) {
-  TORCH_CHECK(index >= 0 && index < device_count(),
-              "CUDA error: invalid device ordinal (device ", static_cast<int>(index), " requested; tensor-run emulates ",
-              device_count(), device_count() == 1 ? " device" : " devices", ", see --devices)");
+  TORCH_CHECK(index >= 0 && index < device_count(), "CUDA error: invalid device ordinal (device ",
+              static_cast<int>(index), " requested; tensor-run emulates ", device_count(),
+              device_count() == 1 ? " device" : " devices", ", see --devices)");
 }
 
 CurrentDevice::CurrentDevice(c10::DeviceIndex index) : saved_(t_current) {

@@ -43,13 +43,13 @@ c10::DataPtr allocate_on(c10::DeviceIndex device, std::size_t n) {
   // Round up to whole lines; both steps are checked, so a byte count near
   // SIZE_MAX is an out-of-memory error, not a wrapped small allocation.
   if (n > SIZE_MAX - kHeader - (kHeader - 1))
-    TORCH_CHECK_WITH(OutOfMemoryError, false, "CUDA out of memory. Tried to allocate ", bytes_text(n),
-                     " (GPU ", static_cast<int>(device), "; tensor-run emulated device)");
+    TORCH_CHECK_WITH(OutOfMemoryError, false, "CUDA out of memory. Tried to allocate ", bytes_text(n), " (GPU ",
+                     static_cast<int>(device), "; tensor-run emulated device)");
   const std::size_t total = kHeader + (n + kHeader - 1) / kHeader * kHeader;
   void* raw = std::aligned_alloc(kHeader, total);
   if (!raw)
-    TORCH_CHECK_WITH(OutOfMemoryError, false, "CUDA out of memory. Tried to allocate ", bytes_text(n),
-                     " (GPU ", static_cast<int>(device), "; tensor-run emulated device: host memory exhausted)");
+    TORCH_CHECK_WITH(OutOfMemoryError, false, "CUDA out of memory. Tried to allocate ", bytes_text(n), " (GPU ",
+                     static_cast<int>(device), "; tensor-run emulated device: host memory exhausted)");
   auto* b = new (raw) Block;
   b->bytes = n;
   b->device = device;

@@ -1,9 +1,9 @@
 #include "Fallback.h"
 
 #include <ATen/core/Tensor.h>
+#include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/ops/empty_strided.h>
 #include <ATen/ops/equal.h>
-#include <ATen/core/dispatch/Dispatcher.h>
 #include <c10/util/Exception.h>
 
 #include <algorithm>
@@ -273,8 +273,8 @@ bool is_low_precision(c10::ScalarType t) { return t == c10::ScalarType::Half || 
 // complaint counts too, but only when every floating operand has the one
 // low precision: with float32 among them it may be a real mismatch, which a
 // retry in float32 would hide.
-bool is_missing_low_precision_kernel(const c10::Error& e, c10::ArrayRef<Operand> operands,
-                                     c10::ScalarType low, bool low_from_dtype_argument) {
+bool is_missing_low_precision_kernel(const c10::Error& e, c10::ArrayRef<Operand> operands, c10::ScalarType low,
+                                     bool low_from_dtype_argument) {
   const std::string msg = e.what_without_backtrace();
   if (msg.find("not implemented for 'Half'") != std::string::npos ||
       msg.find("not implemented for 'BFloat16'") != std::string::npos ||
@@ -296,7 +296,7 @@ struct Call {
   const c10::OperatorHandle& op;
   torch::jit::Stack& stack;
   std::size_t base;
-  std::vector<c10::IValue> arguments;  // as the cpu kernel gets them (host views)
+  std::vector<c10::IValue> arguments;             // as the cpu kernel gets them (host views)
   c10::SmallVector<at::Tensor, 4> originals;      // the device operands
   c10::SmallVector<at::Tensor, 4> views;          // their host views
   c10::SmallVector<char, 4> written;              // the schema marks the operand's argument as written
@@ -337,7 +337,8 @@ std::vector<c10::optional<c10::ScalarType>> output_dtypes(const c10::OperatorHan
   } catch (const std::exception&) {
     return dtypes;
   }
-  for (const c10::IValue& r : meta) dtypes.push_back(r.isTensor() ? c10::optional<c10::ScalarType>(r.toTensor().scalar_type()) : c10::nullopt);
+  for (const c10::IValue& r : meta)
+    dtypes.push_back(r.isTensor() ? c10::optional<c10::ScalarType>(r.toTensor().scalar_type()) : c10::nullopt);
   return dtypes;
 }
 
@@ -424,7 +425,8 @@ void run_in_float32(Call& c, c10::ScalarType low) {
       if (explicit_dtype || (k > 0 && keeps_float_statistics(name))) return t;
       return t.to(low);
     };
-    if (r.isTensor()) r = narrow(r.toTensor());
+    if (r.isTensor())
+      r = narrow(r.toTensor());
     else if (r.isTensorList()) {
       auto list = r.toTensorList();
       for (std::size_t j = 0; j < list.size(); ++j) list.set(j, narrow(list.get(j)));

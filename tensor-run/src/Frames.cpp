@@ -110,9 +110,12 @@ class Symbolizer {
     Dwarf_Die decl = *die;
     for (int hops = 0; hops < 8; ++hops) {
       Dwarf_Die next;
-      if (dwarf_attr(&decl, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &next)) decl = next;
-      else if (dwarf_attr(&decl, DW_AT_specification, &attr) && dwarf_formref_die(&attr, &next)) decl = next;
-      else break;
+      if (dwarf_attr(&decl, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &next))
+        decl = next;
+      else if (dwarf_attr(&decl, DW_AT_specification, &attr) && dwarf_formref_die(&attr, &next))
+        decl = next;
+      else
+        break;
     }
     std::string qualified = name;
     Dwarf_Die* parents = nullptr;
@@ -276,8 +279,10 @@ std::string qualified_name(const std::string& signature) {
   std::size_t name_start = 0;
   for (std::size_t i = 0; i < head.size(); ++i) {
     const char c = head[i];
-    if (c == '<' || c == '(' || c == '[' || c == '{') ++depth;
-    else if ((c == '>' || c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    if (c == '<' || c == '(' || c == '[' || c == '{')
+      ++depth;
+    else if ((c == '>' || c == ')' || c == ']' || c == '}') && depth > 0)
+      --depth;
     else if (c == ' ' && depth == 0 && head.compare(i + 1, 10, "namespace)") != 0 &&
              !(i >= 8 && head.compare(i - 8, 8, "operator") == 0))
       name_start = i + 1;
@@ -291,7 +296,8 @@ std::string unqualified_name(const std::string& qualified) {
   if (!s.empty() && s.back() == '>') {
     int depth = 0;
     for (std::size_t i = s.size(); i-- > 0;) {
-      if (s[i] == '>') ++depth;
+      if (s[i] == '>')
+        ++depth;
       else if (s[i] == '<' && --depth == 0) {
         s.resize(i);
         break;
@@ -328,8 +334,10 @@ std::string elide_templates(const std::string& s, int keep) {
     }
     const char c = s[i];
     if (c == '<') {
-      if (depth < keep) out += c;
-      else if (depth == keep) out += "<...";
+      if (depth < keep)
+        out += c;
+      else if (depth == keep)
+        out += "<...";
       ++depth;
     } else if (c == '>' && depth > 0) {
       --depth;

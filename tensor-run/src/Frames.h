@@ -21,15 +21,15 @@ enum class ObjectKind {
 };
 
 struct Frame {
-  std::uintptr_t pc = 0;     // the call instruction's address
-  std::string object;        // path of the ELF object holding the code
+  std::uintptr_t pc = 0;  // the call instruction's address
+  std::string object;     // path of the ELF object holding the code
   ObjectKind kind = ObjectKind::Program;
   std::uintptr_t offset = 0;  // pc - the object's load address
-  std::string function;      // demangled name, "" when unknown
-  std::string file;          // absolute source path, "" without debug info
+  std::string function;       // demangled name, "" when unknown
+  std::string file;           // absolute source path, "" without debug info
   unsigned line = 0;
   unsigned column = 0;
-  bool inlined = false;      // inlined into the next (outer) frame
+  bool inlined = false;  // inlined into the next (outer) frame
 };
 
 /// The calling thread's return addresses, innermost first, at most 256.

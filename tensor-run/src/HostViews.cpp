@@ -2,7 +2,6 @@
 
 #include <c10/core/InferenceMode.h>
 
-
 #include <c10/core/StorageImpl.h>
 #include <c10/core/TensorImpl.h>
 
@@ -106,8 +105,7 @@ at::Tensor HostViews::view_of(const at::Tensor& t) {
 }
 
 void HostViews::write_back(const at::Tensor& original, const at::Tensor& view) {
-  if (!original.defined() || !view.defined() || original.unsafeGetTensorImpl() == view.unsafeGetTensorImpl())
-    return;
+  if (!original.defined() || !view.defined() || original.unsafeGetTensorImpl() == view.unsafeGetTensorImpl()) return;
   c10::TensorImpl* impl = original.unsafeGetTensorImpl();
   Shared* shared = original.has_storage() ? find_device(original.storage().unsafeGetStorageImpl()) : nullptr;
   if (!shared) return;
@@ -161,7 +159,8 @@ at::Tensor adopt_on_device(const at::Tensor& cpu_output, c10::Device device) {
   } else {
     storage = adopted_storage(s, device);
   }
-  auto impl = c10::make_intrusive<c10::TensorImpl>(std::move(storage), keys_like(c10::DispatchKey::CUDA, cpu_output), cpu_output.dtype());
+  auto impl = c10::make_intrusive<c10::TensorImpl>(std::move(storage), keys_like(c10::DispatchKey::CUDA, cpu_output),
+                                                   cpu_output.dtype());
   return with_geometry(std::move(impl), cpu_output);
 }
 

@@ -1,8 +1,8 @@
 #include "Kernels.h"
 
+#include <ATen/EmptyTensor.h>
 #include <ATen/TensorOperators.h>
 #include <ATen/core/Tensor.h>
-#include <ATen/EmptyTensor.h>
 #include <ATen/native/Resize.h>
 #include <ATen/ops/_reshape_alias_native.h>
 #include <ATen/ops/as_strided_native.h>
@@ -12,9 +12,9 @@
 #include <ATen/ops/gru_native.h>
 #include <ATen/ops/lstm_native.h>
 #include <ATen/ops/ones_like.h>
+#include <ATen/ops/resize_native.h>
 #include <ATen/ops/rnn_relu_native.h>
 #include <ATen/ops/rnn_tanh_native.h>
-#include <ATen/ops/resize_native.h>
 #include <ATen/ops/set_native.h>
 #include <ATen/ops/view_native.h>
 #include <ATen/ops/zeros_like.h>
@@ -124,8 +124,8 @@ at::Tensor& set_storage(at::Tensor& self, c10::Storage source) {
   return at::native::set_(self, std::move(source));
 }
 
-at::Tensor& set_storage_offset(at::Tensor& self, c10::Storage source, int64_t storage_offset,
-                               c10::IntArrayRef size, c10::IntArrayRef stride) {
+at::Tensor& set_storage_offset(at::Tensor& self, c10::Storage source, int64_t storage_offset, c10::IntArrayRef size,
+                               c10::IntArrayRef stride) {
   entered({&self});
   return at::native::set_storage_cpu_(self, std::move(source), storage_offset, size, stride);
 }
@@ -194,18 +194,19 @@ void recurrent(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   std::vector<c10::IValue> results;
   if (name == "aten::lstm") {
     const std::vector<at::Tensor> hx = a[k].toTensorVector();
-    auto r = data ? at::native::lstm(input, a[1].toTensor(), hx, params, has_biases, layers, dropout, train, bidirectional)
-                  : at::native::lstm(input, hx, params, has_biases, layers, dropout, train, bidirectional, last);
+    auto r =
+        data ? at::native::lstm(input, a[1].toTensor(), hx, params, has_biases, layers, dropout, train, bidirectional)
+             : at::native::lstm(input, hx, params, has_biases, layers, dropout, train, bidirectional, last);
     results = {std::get<0>(r), std::get<1>(r), std::get<2>(r)};
   } else {
     using Input = std::tuple<at::Tensor, at::Tensor> (*)(const at::Tensor&, const at::Tensor&, at::TensorList, bool,
                                                          int64_t, double, bool, bool, bool);
     using Data = std::tuple<at::Tensor, at::Tensor> (*)(const at::Tensor&, const at::Tensor&, const at::Tensor&,
                                                         at::TensorList, bool, int64_t, double, bool, bool);
-    Input by_input = name == "aten::gru" ? static_cast<Input>(&at::native::gru)
+    Input by_input = name == "aten::gru"        ? static_cast<Input>(&at::native::gru)
                      : name == "aten::rnn_tanh" ? static_cast<Input>(&at::native::rnn_tanh)
                                                 : static_cast<Input>(&at::native::rnn_relu);
-    Data by_data = name == "aten::gru" ? static_cast<Data>(&at::native::gru)
+    Data by_data = name == "aten::gru"        ? static_cast<Data>(&at::native::gru)
                    : name == "aten::rnn_tanh" ? static_cast<Data>(&at::native::rnn_tanh)
                                               : static_cast<Data>(&at::native::rnn_relu);
     const at::Tensor hx = a[k].toTensor();

@@ -43,8 +43,8 @@ at::Tensor _reshape_alias(const at::Tensor& self, c10::IntArrayRef size, c10::In
 const at::Tensor& resize_(const at::Tensor& self, c10::IntArrayRef size,
                           c10::optional<c10::MemoryFormat> memory_format);
 at::Tensor& set_storage(at::Tensor& self, c10::Storage source);
-at::Tensor& set_storage_offset(at::Tensor& self, c10::Storage source, int64_t storage_offset,
-                               c10::IntArrayRef size, c10::IntArrayRef stride);
+at::Tensor& set_storage_offset(at::Tensor& self, c10::Storage source, int64_t storage_offset, c10::IntArrayRef size,
+                               c10::IntArrayRef stride);
 at::Tensor& set_tensor(at::Tensor& self, const at::Tensor& source);
 at::Tensor& set_empty(at::Tensor& self);
 
@@ -65,8 +65,8 @@ std::tuple<at::Tensor, at::Tensor> native_dropout(const at::Tensor& input, doubl
 // so the answer is no and ctc_loss takes its native path.
 bool use_cudnn_ctc_loss(const at::Tensor& log_probs, const at::Tensor& targets, c10::IntArrayRef input_lengths,
                         c10::IntArrayRef target_lengths, int64_t blank);
-bool use_cudnn_ctc_loss_tensor(const at::Tensor& log_probs, const at::Tensor& targets,
-                               const at::Tensor& input_lengths, const at::Tensor& target_lengths, int64_t blank);
+bool use_cudnn_ctc_loss_tensor(const at::Tensor& log_probs, const at::Tensor& targets, const at::Tensor& input_lengths,
+                               const at::Tensor& target_lengths, int64_t blank);
 
 // The recurrent layers (lstm, gru, rnn_tanh, rnn_relu; .input and .data
 // forms): ATen's composite code, after the device and dtype rules (it checks

@@ -80,8 +80,10 @@ std::vector<long> numbers(const std::string& v) {
     long n = 0;
     while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) n = n * 10 + (v[i++] - '0');
     out.push_back(n);
-    if (i < v.size() && v[i] == '.') ++i;
-    else break;
+    if (i < v.size() && v[i] == '.')
+      ++i;
+    else
+      break;
   }
   return out;
 }
@@ -97,8 +99,8 @@ std::string libtorch_version_at(const std::string& c10_path) {
   for (const std::string& path : paths) {
     const std::string lib = directory_of(path);
     for (const auto& [file, key] : std::vector<std::pair<std::string, std::string>>{
-             {lib + "/../build-version", ""},                                     // a LibTorch archive
-             {lib + "/../version.py", "__version__"},                             // PyTorch's torch/lib
+             {lib + "/../build-version", ""},                                         // a LibTorch archive
+             {lib + "/../version.py", "__version__"},                                 // PyTorch's torch/lib
              {lib + "/cmake/Torch/TorchConfigVersion.cmake", "set(PACKAGE_VERSION"},  // Debian
              {lib + "/../share/cmake/Torch/TorchConfigVersion.cmake", "set(PACKAGE_VERSION"}}) {
       std::string v = read_value(file, key);
@@ -132,9 +134,9 @@ std::string other_loaded_libc10(const std::vector<std::string>& loaded) {
 std::string other_libtorch_message(const std::string& who, const std::string& c10_path) {
   const std::string version = libtorch_version_at(c10_path);
   const std::string built = built_libtorch_version();
-  std::string msg = who + " loads LibTorch " + (version.empty() ? "of an unknown version" : version) + " (" +
-                    c10_path + "), but this tensor-run was built for LibTorch " + built + " (" +
-                    built_libtorch_c10() + ") and runs only programs linked against that one; ";
+  std::string msg = who + " loads LibTorch " + (version.empty() ? "of an unknown version" : version) + " (" + c10_path +
+                    "), but this tensor-run was built for LibTorch " + built + " (" + built_libtorch_c10() +
+                    ") and runs only programs linked against that one; ";
   if (same_libtorch_release(version, built))
     return msg + "rebuild the program against " + built_libtorch_c10() +
            ", or leave the other copy off the library path";

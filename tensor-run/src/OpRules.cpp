@@ -80,14 +80,16 @@ std::vector<std::string> same_dtype_arguments(const std::string& op) {
 }
 
 std::optional<std::pair<std::size_t, std::size_t>> check_same_dtype(c10::ArrayRef<Operand> operands,
-                                                                     const std::vector<std::string>& names) {
+                                                                    const std::vector<std::string>& names) {
   std::optional<std::size_t> first;
   for (const std::string& name : names) {
     for (std::size_t i = 0; i < operands.size(); ++i) {
       const Operand& o = operands[i];
       if (o.arg != name || !c10::isFloatingType(o.dtype)) continue;
-      if (!first) first = i;
-      else if (o.dtype != operands[*first].dtype) return std::make_pair(*first, i);
+      if (!first)
+        first = i;
+      else if (o.dtype != operands[*first].dtype)
+        return std::make_pair(*first, i);
     }
   }
   return std::nullopt;

@@ -64,7 +64,7 @@ std::vector<std::string> same_dtype_arguments(const std::string& op);
 /// The first operand among `names` whose floating dtype differs from the
 /// first such operand's, and that first one, as (first, offending) indices.
 std::optional<std::pair<std::size_t, std::size_t>> check_same_dtype(c10::ArrayRef<Operand> operands,
-                                                                     const std::vector<std::string>& names);
+                                                                    const std::vector<std::string>& names);
 
 /// "Expected all tensors to be on the same device, but found at least two
 /// devices, cuda:0 and cpu!" (TensorIterator's wording; c10 spells devices).

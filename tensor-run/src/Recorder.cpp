@@ -3,11 +3,11 @@
 #include <c10/util/Backtrace.h>
 #include <c10/util/Exception.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <cstdio>
-#include <mutex>
 #include <unistd.h>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -99,7 +99,8 @@ tt::ValidationRecord to_record(const Violation& v, const Placement& where, const
       // No debug info: the object and the function with its offset
       // (docs/tensor-run.md, "Source locations").
       r.file = f->object;
-      r.function = (f->function.empty() ? std::string("?") : short_function_name(f->function)) + " at " + hex(f->offset);
+      r.function =
+          (f->function.empty() ? std::string("?") : short_function_name(f->function)) + " at " + hex(f->offset);
     }
   }
   if (r.file.empty()) r.file = "(unknown)";

@@ -14,8 +14,8 @@ namespace tensor_run {
 
 struct Violation {
   ViolationKind kind = ViolationKind::Device;
-  std::string op;       // the op that saw it, e.g. "addmm", "to"
-  std::string message;  // the cuda build's wording
+  std::string op;                    // the op that saw it, e.g. "addmm", "to"
+  std::string message;               // the cuda build's wording
   std::vector<std::string> devices;  // [common, offending] or [from, to]
   std::vector<std::string> dtypes;
   /// A module parameter is one of the mismatched operands: its device or

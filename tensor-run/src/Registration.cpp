@@ -76,17 +76,16 @@ struct Mirror {
   std::unique_ptr<torch::Library> library;
   Mirror() {
     c10::SetAllocator(c10::DeviceType::CUDA, device_allocator());
-    library = std::make_unique<torch::Library>(torch::Library::IMPL, "aten", c10::DispatchKey::CUDA, __FILE__,
-                                               __LINE__);
+    library =
+        std::make_unique<torch::Library>(torch::Library::IMPL, "aten", c10::DispatchKey::CUDA, __FILE__, __LINE__);
     auto& dispatcher = c10::Dispatcher::singleton();
     for (const c10::OperatorName& name : dispatcher.getAllOpNames()) {
       if (name.name.rfind("aten::", 0) != 0) continue;
       auto handle = dispatcher.findOp(name);
       if (!handle || handle->hasKernelForDispatchKey(c10::DispatchKey::CUDA)) continue;
       const bool backend = handle->hasKernelForDispatchKey(c10::DispatchKey::CPU);
-      const bool composite =
-          handle->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutograd) ||
-          handle->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutogradNonFunctional);
+      const bool composite = handle->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutograd) ||
+                             handle->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutogradNonFunctional);
       if (!backend && !composite) continue;
       std::string op = name.name.substr(6);
       if (!name.overload_name.empty()) op += "." + name.overload_name;

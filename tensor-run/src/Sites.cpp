@@ -83,18 +83,58 @@ bool layer_has_parameters(const std::string& layer) {
   };
   if (layer.empty() || layer == "module" || ends_with("Loss")) return false;
   if (layer == "TorchScript module") return true;
-  static const char* const kWithout[] = {
-      "Sequential", "ModuleList", "ModuleDict", "AnyModule", "Functional", "Identity", "Flatten", "Unflatten",
-      "ReLU", "ReLU6", "RReLU", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "GLU", "SiLU", "Mish", "Sigmoid",
-      "LogSigmoid", "Tanh", "Tanhshrink", "Softmax", "Softmax2d", "LogSoftmax", "Softmin", "Softplus",
-      "Softshrink", "Softsign", "Hardshrink", "Hardtanh", "Threshold", "Dropout", "Dropout2d", "Dropout3d",
-      "AlphaDropout", "FeatureAlphaDropout", "PixelShuffle", "PixelUnshuffle", "Upsample", "Fold", "Unfold",
-      "CosineSimilarity", "PairwiseDistance", "ChannelShuffle", "LocalResponseNorm", "CrossMapLRN2d"};
+  static const char* const kWithout[] = {"Sequential",
+                                         "ModuleList",
+                                         "ModuleDict",
+                                         "AnyModule",
+                                         "Functional",
+                                         "Identity",
+                                         "Flatten",
+                                         "Unflatten",
+                                         "ReLU",
+                                         "ReLU6",
+                                         "RReLU",
+                                         "LeakyReLU",
+                                         "ELU",
+                                         "SELU",
+                                         "CELU",
+                                         "GELU",
+                                         "GLU",
+                                         "SiLU",
+                                         "Mish",
+                                         "Sigmoid",
+                                         "LogSigmoid",
+                                         "Tanh",
+                                         "Tanhshrink",
+                                         "Softmax",
+                                         "Softmax2d",
+                                         "LogSoftmax",
+                                         "Softmin",
+                                         "Softplus",
+                                         "Softshrink",
+                                         "Softsign",
+                                         "Hardshrink",
+                                         "Hardtanh",
+                                         "Threshold",
+                                         "Dropout",
+                                         "Dropout2d",
+                                         "Dropout3d",
+                                         "AlphaDropout",
+                                         "FeatureAlphaDropout",
+                                         "PixelShuffle",
+                                         "PixelUnshuffle",
+                                         "Upsample",
+                                         "Fold",
+                                         "Unfold",
+                                         "CosineSimilarity",
+                                         "PairwiseDistance",
+                                         "ChannelShuffle",
+                                         "LocalResponseNorm",
+                                         "CrossMapLRN2d"};
   for (const char* name : kWithout)
     if (layer == name) return false;
-  for (const char* family : {"MaxPool", "AvgPool", "AdaptiveMaxPool", "AdaptiveAvgPool", "LPPool",
-                             "FractionalMaxPool", "MaxUnpool", "ZeroPad", "ConstantPad", "ReflectionPad",
-                             "ReplicationPad"})
+  for (const char* family : {"MaxPool", "AvgPool", "AdaptiveMaxPool", "AdaptiveAvgPool", "LPPool", "FractionalMaxPool",
+                             "MaxUnpool", "ZeroPad", "ConstantPad", "ReflectionPad", "ReplicationPad"})
     if (starts_with(layer, family)) return false;
   return true;
 }
@@ -110,7 +150,8 @@ Placement place(ViolationKind kind, bool parameter_involved, const std::vector<F
   const bool device = kind == ViolationKind::Device;
   // The innermost LibTorch layer between the op and the user's code.
   std::string layer;
-  for (std::size_t i = 0; i < frames.size() && i < innermost && layer.empty(); ++i) layer = libtorch_module_of(frames[i]);
+  for (std::size_t i = 0; i < frames.size() && i < innermost && layer.empty(); ++i)
+    layer = libtorch_module_of(frames[i]);
   if (layer_has_parameters(layer) || parameter_involved) {
     const std::size_t call = caller_of_outermost_forward(frames);
     if (call != npos) return {device ? "tensor-unmoved-input" : "tensor-mixed-dtype", call, layer};

@@ -26,9 +26,9 @@ enum class ViolationKind {
 };
 
 struct Placement {
-  std::string check;      // tensor-mixed-device, tensor-unmoved-input, ...
-  std::size_t frame;      // index into the frames; npos when no frame is the user's
-  std::string module;     // the LibTorch layer whose forward saw it ("Linear"), or ""
+  std::string check;   // tensor-mixed-device, tensor-unmoved-input, ...
+  std::size_t frame;   // index into the frames; npos when no frame is the user's
+  std::string module;  // the LibTorch layer whose forward saw it ("Linear"), or ""
 };
 
 /// Places a violation. `parameter_involved`: one of the mismatched operands

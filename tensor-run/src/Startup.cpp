@@ -47,8 +47,10 @@ void leave_ld_preload(const std::string& self) {
       entry += *p;
     }
   }
-  if (kept.empty()) unsetenv("LD_PRELOAD");
-  else setenv("LD_PRELOAD", kept.c_str(), 1);
+  if (kept.empty())
+    unsetenv("LD_PRELOAD");
+  else
+    setenv("LD_PRELOAD", kept.c_str(), 1);
 }
 
 // The paths of every libc10 in the process: more than one means the program

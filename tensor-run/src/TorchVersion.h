@@ -46,9 +46,7 @@ namespace tensor_run {
 /// from 2.3, copying it (copy_data) is a memcpy.
 struct HostMemoryAllocator : c10::Allocator {
 #if TENSOR_RUN_TORCH_ALLOCATOR_COPY_DATA
-  void copy_data(void* dest, const void* src, std::size_t count) const override {
-    default_copy_data(dest, src, count);
-  }
+  void copy_data(void* dest, const void* src, std::size_t count) const override { default_copy_data(dest, src, count); }
 #endif
 };
 

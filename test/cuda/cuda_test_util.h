@@ -22,8 +22,7 @@ class CudaTest : public ::testing::Test {
     int n = 0;
     const cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n == 0) {
-      GTEST_SKIP() << "no CUDA device: "
-                   << (e != cudaSuccess ? cudaGetErrorString(e) : "cudaGetDeviceCount() == 0");
+      GTEST_SKIP() << "no CUDA device: " << (e != cudaSuccess ? cudaGetErrorString(e) : "cudaGetDeviceCount() == 0");
     }
     ASSERT_TRUE(tt::cuda::is_available());
     ASSERT_EQ(tt::cuda::device_count(), n);
@@ -35,7 +34,7 @@ inline std::string dt_name(tt::ScalarType t) { return std::string(tt::to_string(
 
 /// The 10 dtypes.
 inline const std::vector<tt::ScalarType>& all_dtypes() {
-  static const std::vector<tt::ScalarType> v{tt::kBool,  tt::kUInt8,    tt::kInt8,    tt::kInt16,   tt::kInt32,
+  static const std::vector<tt::ScalarType> v{tt::kBool,  tt::kUInt8,   tt::kInt8,     tt::kInt16,   tt::kInt32,
                                              tt::kInt64, tt::kFloat16, tt::kBFloat16, tt::kFloat32, tt::kFloat64};
   return v;
 }
@@ -85,7 +84,9 @@ int64_t ulp_distance(T a, T b) {
   I ia, ib;
   std::memcpy(&ia, &a, sizeof(T));
   std::memcpy(&ib, &b, sizeof(T));
-  auto ordered = [](I v) { return v < 0 ? static_cast<int64_t>(std::numeric_limits<I>::min()) - v : static_cast<int64_t>(v); };
+  auto ordered = [](I v) {
+    return v < 0 ? static_cast<int64_t>(std::numeric_limits<I>::min()) - v : static_cast<int64_t>(v);
+  };
   const int64_t d = ordered(ia) - ordered(ib);
   return d < 0 ? -d : d;
 }

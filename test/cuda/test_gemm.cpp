@@ -45,7 +45,8 @@ TEST_F(CudaGemm, EmptyInnerDimensionGivesZeros) {
 
 TEST_F(CudaGemm, IntegerMatmulIsRefusedAsInPyTorch) {
   try {
-    (void)mm(ones({2, 2}, TensorOptions().device(kCUDA).dtype(kLong)), ones({2, 2}, TensorOptions().device(kCUDA).dtype(kLong)));
+    (void)mm(ones({2, 2}, TensorOptions().device(kCUDA).dtype(kLong)),
+             ones({2, 2}, TensorOptions().device(kCUDA).dtype(kLong)));
     FAIL() << "integer matmul ran on cuda";
   } catch (const DTypeMismatchError& e) {
     EXPECT_EQ(e.message(), "\"addmm_cuda\" not implemented for 'Long'");

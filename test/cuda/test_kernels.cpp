@@ -104,9 +104,11 @@ TEST_F(CudaKernels, NaNConversionsKeepSignAndPayload) {
     hb.push_back(static_cast<int16_t>(0xFC00 | m));
   }
   Tensor halves = from_blob(tensor(hb, kInt64).to(kInt16).data_ptr(), {static_cast<int64_t>(hb.size())}, kHalf).clone();
-  std::vector<int64_t> fb = {0x7FC00000, static_cast<int32_t>(0xFFC00000), 0x7F800001, static_cast<int32_t>(0xFFA12345),
-                             0x7FFFFFFF, 0x7FBFFFFF, static_cast<int32_t>(0xFF800001)};
-  Tensor floats = from_blob(tensor(fb, kInt64).to(kInt32).data_ptr(), {static_cast<int64_t>(fb.size())}, kFloat).clone();
+  std::vector<int64_t> fb = {
+      0x7FC00000, static_cast<int32_t>(0xFFC00000), 0x7F800001, static_cast<int32_t>(0xFFA12345), 0x7FFFFFFF,
+      0x7FBFFFFF, static_cast<int32_t>(0xFF800001)};
+  Tensor floats =
+      from_blob(tensor(fb, kInt64).to(kInt32).data_ptr(), {static_cast<int64_t>(fb.size())}, kFloat).clone();
   Tensor doubles = empty({4}, kDouble);
   const uint64_t db[4] = {0x7FF8000000000000ull, 0xFFF8000000000001ull, 0x7FF0000000000001ull, 0xFFFFFFFFFFFFFFFFull};
   std::memcpy(doubles.data_ptr(), db, sizeof db);
@@ -165,8 +167,8 @@ TEST_F(CudaKernels, BinaryOpsWithBroadcastingAndPromotion) {
     if (dt != kBool) {
       same(ga - gb, a - b);
       same(add(ga, gb, 3), add(a, b, 3));
-      same(ga / gb, a / b);             // integers promote to float32
-      same(ga + 2.5, a + 2.5);          // a C++ scalar
+      same(ga / gb, a / b);                 // integers promote to float32
+      same(ga + 2.5, a + 2.5);              // a C++ scalar
       same(ga * tensor(3), a * tensor(3));  // a 0-dim cpu tensor joins the cuda op
     }
     if (is_float(dt)) {
@@ -307,7 +309,8 @@ TEST_F(CudaKernels, LongRowsKeepFirstIndexAndFirstNaN) {
   x.data_ptr<float>()[2500001] = std::nanf("");
   x.data_ptr<float>()[1500001] = -std::nanf("");
   EXPECT_EQ(x.cuda().argmax().item<int64_t>(), 1500001);
-  EXPECT_EQ(bytes_of(std::get<1>(x.reshape({1, n}).cuda().min(1)).cpu()), bytes_of(std::get<1>(x.reshape({1, n}).min(1))));
+  EXPECT_EQ(bytes_of(std::get<1>(x.reshape({1, n}).cuda().min(1)).cpu()),
+            bytes_of(std::get<1>(x.reshape({1, n}).min(1))));
   EXPECT_TRUE(std::isnan(x.cuda().max().item<float>()));
 }
 

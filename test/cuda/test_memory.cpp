@@ -57,7 +57,7 @@ TEST_F(CudaMemory, RoundTripEveryDtypeEveryDevice) {
 TEST_F(CudaMemory, NonContiguousAndEmptyCopies) {
   Tensor h = random_bits(kFloat, {64, 48});
   Tensor g = h.cuda();
-  EXPECT_EQ(bytes_of(g.t().cpu()), bytes_of(h.t().contiguous()));      // strided source on the device
+  EXPECT_EQ(bytes_of(g.t().cpu()), bytes_of(h.t().contiguous()));         // strided source on the device
   EXPECT_EQ(bytes_of(h.t().cuda().cpu()), bytes_of(h.t().contiguous()));  // strided source on the host
   Tensor dst = zeros({48, 64}, kCUDA);
   dst.t().copy_(g);  // strided destination on the device

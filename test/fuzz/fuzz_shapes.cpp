@@ -13,7 +13,7 @@
 
 namespace {
 
-constexpr uint64_t kTry = uint64_t(4) << 20;     // bytes worth allocating (and reading)
+constexpr uint64_t kTry = uint64_t(4) << 20;      // bytes worth allocating (and reading)
 constexpr uint64_t kRefused = uint64_t(1) << 40;  // the allocator refuses this much
 
 // Bytes the shape needs, or UINT64_MAX when the count overflows.

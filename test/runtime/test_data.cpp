@@ -27,9 +27,7 @@ std::string write_file(const std::string& path, const std::string& bytes, bool g
   return path;
 }
 
-std::string be32(uint32_t v) {
-  return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
-}
+std::string be32(uint32_t v) { return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)}; }
 
 // An IDX file of type `type` with sizes and raw big-endian payload.
 std::string idx(uint8_t type, std::vector<uint32_t> sizes, const std::string& payload) {
@@ -180,7 +178,8 @@ TEST_F(Data, PinMemoryWithACudaBackendAndIgnoredWithout) {
 
 TEST_F(Data, RealFashionMnistTestSplit) {
   const std::string dir = "/usr/share/datasets/fashion-mnist";
-  if (!std::filesystem::exists(dir + "/t10k-images-idx3-ubyte.gz")) GTEST_SKIP() << "dataset-fashion-mnist not installed";
+  if (!std::filesystem::exists(dir + "/t10k-images-idx3-ubyte.gz"))
+    GTEST_SKIP() << "dataset-fashion-mnist not installed";
   data::MNIST test(dir, data::MNIST::Mode::kTest, 100);
   EXPECT_EQ(test.size(), 100u);
   auto e = test.get_batch({0, 1});

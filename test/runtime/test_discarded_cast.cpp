@@ -32,19 +32,32 @@ class DiscardedCast : public tt_test::RuntimeTest {
 TEST_F(DiscardedCast, StatementConversionsAreRecordedAtTheirLine) {
   Tensor x = ones({2, 3});
   Tensor g = ones({2}, kCUDA);
+  // Each conversion, then its expected record (at the line above).
   std::vector<std::pair<unsigned, std::string>> expected;
-  x.to(kHalf); expected.emplace_back(__LINE__, "to");
-  x.to(kCUDA); expected.emplace_back(__LINE__, "to");
-  x.to(Device("cuda:0"), kBFloat16); expected.emplace_back(__LINE__, "to");
-  x.half(); expected.emplace_back(__LINE__, "half");
-  x.bfloat16(); expected.emplace_back(__LINE__, "bfloat16");
-  x.toType(kInt32); expected.emplace_back(__LINE__, "toType");
-  x.cuda(); expected.emplace_back(__LINE__, "cuda");
-  g.cpu(); expected.emplace_back(__LINE__, "cpu");
-  x.t().contiguous(); expected.emplace_back(__LINE__, "contiguous");
-  x.clone(); expected.emplace_back(__LINE__, "clone");
-  x.pin_memory(); expected.emplace_back(__LINE__, "pin_memory");
-  (void)x.to(kDouble); expected.emplace_back(__LINE__, "to");  // the runtime cannot see the cast to void
+  x.to(kHalf);
+  expected.emplace_back(__LINE__ - 1, "to");
+  x.to(kCUDA);
+  expected.emplace_back(__LINE__ - 1, "to");
+  x.to(Device("cuda:0"), kBFloat16);
+  expected.emplace_back(__LINE__ - 1, "to");
+  x.half();
+  expected.emplace_back(__LINE__ - 1, "half");
+  x.bfloat16();
+  expected.emplace_back(__LINE__ - 1, "bfloat16");
+  x.toType(kInt32);
+  expected.emplace_back(__LINE__ - 1, "toType");
+  x.cuda();
+  expected.emplace_back(__LINE__ - 1, "cuda");
+  g.cpu();
+  expected.emplace_back(__LINE__ - 1, "cpu");
+  x.t().contiguous();
+  expected.emplace_back(__LINE__ - 1, "contiguous");
+  x.clone();
+  expected.emplace_back(__LINE__ - 1, "clone");
+  x.pin_memory();
+  expected.emplace_back(__LINE__ - 1, "pin_memory");
+  (void)x.to(kDouble);
+  expected.emplace_back(__LINE__ - 1, "to");  // the runtime cannot see the cast to void
   const auto recs = records();
   ASSERT_EQ(recs.size(), expected.size());
   for (size_t i = 0; i < recs.size(); ++i) {
@@ -56,9 +69,10 @@ TEST_F(DiscardedCast, StatementConversionsAreRecordedAtTheirLine) {
   EXPECT_EQ(recs[0]["dtypes"], json::array({"float32", "float16"}));
   EXPECT_EQ(recs[0]["devices"], json::array({"cpu", "cpu"}));
   EXPECT_EQ(recs[1]["devices"], json::array({"cpu", "cuda:0"}));
-  EXPECT_EQ(recs[0]["message"],
-            "result of 'to' is discarded: the float16 cpu tensor converted from float32 cpu was destroyed without being "
-            "used; tensor conversions return a new tensor and leave the source unchanged");
+  EXPECT_EQ(
+      recs[0]["message"],
+      "result of 'to' is discarded: the float16 cpu tensor converted from float32 cpu was destroyed without being "
+      "used; tensor conversions return a new tensor and leave the source unchanged");
 }
 
 TEST_F(DiscardedCast, AssignedButNeverReadIsRecordedWhenItDies) {
@@ -80,9 +94,15 @@ TEST_F(DiscardedCast, EveryUseKeepsTheLogEmpty) {
     Tensor y = x.to(kHalf);
     EXPECT_EQ(y.dtype(), kHalf);  // metadata is a read
   }
-  { EXPECT_EQ(x.to(kHalf).sum().item<float>(), 6.f); }  // chained
-  { EXPECT_EQ(consume(x.to(kDouble)), 6); }             // passed
-  { EXPECT_EQ(make_half(x).dim(), 2); }                 // returned, then used
+  {
+    EXPECT_EQ(x.to(kHalf).sum().item<float>(), 6.f);
+  }  // chained
+  {
+    EXPECT_EQ(consume(x.to(kDouble)), 6);
+  }  // passed
+  {
+    EXPECT_EQ(make_half(x).dim(), 2);
+  }  // returned, then used
   {
     x = x.to(kDouble);  // reassigned, then used
     EXPECT_EQ(x.dtype(), kDouble);

@@ -12,8 +12,14 @@ namespace k = tt::detail::kernels;
 namespace {
 
 int g_cpu_calls = 0, g_cuda_calls = 0;
-int cpu_fn(const detail::TensorImpl&, int x) { ++g_cpu_calls; return x + 1; }
-int cuda_fn(const detail::TensorImpl&, int x) { ++g_cuda_calls; return x + 100; }
+int cpu_fn(const detail::TensorImpl&, int x) {
+  ++g_cpu_calls;
+  return x + 1;
+}
+int cuda_fn(const detail::TensorImpl&, int x) {
+  ++g_cuda_calls;
+  return x + 100;
+}
 int device_cpu_fn(Device, int x) { return x; }
 int device_cuda_fn(Device, int x) { return -x; }
 

@@ -26,8 +26,10 @@ class Environment : public tt_test::RuntimeTest {
   }
   void TearDown() override {
     for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
-      if (it->second) setenv(it->first.c_str(), it->second->c_str(), 1);
-      else unsetenv(it->first.c_str());
+      if (it->second)
+        setenv(it->first.c_str(), it->second->c_str(), 1);
+      else
+        unsetenv(it->first.c_str());
     }
     tt_test::RuntimeTest::TearDown();
   }
@@ -96,7 +98,7 @@ TEST_F(Environment, RecordModeNeedsAWritableLog) {
   tt_test::TempFile log("tt-env-log");
   set_validation_mode(ValidationMode::Record, log.path);
   EXPECT_EQ(validation_mode(), ValidationMode::Record);
-  EXPECT_TRUE(std::filesystem::exists(log.path));  // created, empty, before any record
+  EXPECT_TRUE(std::filesystem::exists(log.path));       // created, empty, before any record
   set_validation_mode(ValidationMode::Raise, missing);  // raise mode writes nothing: no check
   EXPECT_EQ(validation_mode(), ValidationMode::Raise);
 }
@@ -115,8 +117,7 @@ TEST_F(Environment, HostCache) {
   set("TT_HOST_CACHE", "1");
   EXPECT_TRUE(detail::env_host_cache());
   set("TT_HOST_CACHE", "on");
-  EXPECT_EQ(error_of([] { detail::env_host_cache(); }),
-            "environment variable TT_HOST_CACHE=on: expected 0 or 1");
+  EXPECT_EQ(error_of([] { detail::env_host_cache(); }), "environment variable TT_HOST_CACHE=on: expected 0 or 1");
 }
 
 }  // namespace

@@ -21,8 +21,8 @@ TEST(Half, ScalarReferenceKnownValues) {
   EXPECT_EQ(Half(1.0f).x, 0x3C00);
   EXPECT_EQ(Half(-2.0f).x, 0xC000);
   EXPECT_EQ(Half(65504.0f).x, 0x7BFF);
-  EXPECT_EQ(Half(65520.0f).x, 0x7C00);  // rounds to inf
-  EXPECT_EQ(Half(5.9604645e-8f).x, 0x0001);  // smallest subnormal
+  EXPECT_EQ(Half(65520.0f).x, 0x7C00);            // rounds to inf
+  EXPECT_EQ(Half(5.9604645e-8f).x, 0x0001);       // smallest subnormal
   EXPECT_EQ(Half(1.0f + 1.0f / 2048).x, 0x3C00);  // tie to even
   EXPECT_EQ(Half(1.0f + 3.0f / 2048).x, 0x3C02);
   EXPECT_TRUE(std::isnan(static_cast<float>(Half(std::numeric_limits<float>::quiet_NaN()))));
@@ -45,9 +45,9 @@ std::vector<float> interesting_floats() {
   for (uint32_t b = 0; b < 65536; ++b) v.push_back(f32(b << 16 | (b * 2654435761u >> 16)));
   std::mt19937 rng(1);
   for (int i = 0; i < 100000; ++i) v.push_back(f32(rng()));
-  for (float s : {0.f, -0.f, 1e-45f, -1e-45f, 65504.f, 65519.f, 65520.f, 1e30f, -1e30f,
-                  std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-                  std::numeric_limits<float>::quiet_NaN()})
+  for (float s :
+       {0.f, -0.f, 1e-45f, -1e-45f, 65504.f, 65519.f, 65520.f, 1e30f, -1e30f, std::numeric_limits<float>::infinity(),
+        -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()})
     v.push_back(s);
   v.push_back(f32(0x7F800001));  // signalling NaN
   v.push_back(f32(0xFFC00001));

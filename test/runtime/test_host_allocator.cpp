@@ -36,7 +36,9 @@ TEST_F(HostAllocator, FreedLargeBlockIsReusedForTheSameSizeClass) {
 }
 
 TEST_F(HostAllocator, ADifferentSizeClassIsNotServedFromTheCache) {
-  { Tensor t = tt::zeros({1 << 18}); }
+  {
+    Tensor t = tt::zeros({1 << 18});
+  }
   const auto before = detail::host_cache_stats();
   Tensor u = tt::zeros({(1 << 18) + 4096});
   const auto after = detail::host_cache_stats();
@@ -47,7 +49,9 @@ TEST_F(HostAllocator, ADifferentSizeClassIsNotServedFromTheCache) {
 
 TEST_F(HostAllocator, SmallBlocksBypassTheCache) {
   const auto before = detail::host_cache_stats();
-  { Tensor t = tt::zeros({16, 16}); }
+  {
+    Tensor t = tt::zeros({16, 16});
+  }
   const auto after = detail::host_cache_stats();
   EXPECT_EQ(after.hits, before.hits);
   EXPECT_EQ(after.misses, before.misses);
@@ -55,14 +59,18 @@ TEST_F(HostAllocator, SmallBlocksBypassTheCache) {
 }
 
 TEST_F(HostAllocator, ARecycledBlockHoldsTheNewTensorsValues) {
-  { Tensor t = tt::full({1 << 18}, 7.0); }
+  {
+    Tensor t = tt::full({1 << 18}, 7.0);
+  }
   Tensor u = tt::zeros({1 << 18});
   EXPECT_EQ(detail::host_cache_stats().cached_bytes, 0u);
   EXPECT_EQ(u.sum().item<float>(), 0.0f);
 }
 
 TEST_F(HostAllocator, EmptyCacheReturnsEveryBlock) {
-  { Tensor a = tt::zeros({1 << 18}), b = tt::zeros({1 << 17}); }
+  {
+    Tensor a = tt::zeros({1 << 18}), b = tt::zeros({1 << 17});
+  }
   EXPECT_EQ(detail::host_cache_stats().cached_bytes, (std::size_t(3) << 19));
   detail::host_empty_cache();
   EXPECT_EQ(detail::host_cache_stats().cached_bytes, 0u);

@@ -63,7 +63,8 @@ TEST_F(NN, RegistrationNamesAndTraversal) {
   EXPECT_EQ(net.children().size(), 2u);
   EXPECT_EQ(net.name(), "Net");
   EXPECT_EQ(net.fc1->name(), "Linear");
-  EXPECT_TT_ERROR(net.register_parameter("fc1.w", ones({1})), ValueError, "parameter name can't contain \".\", got: fc1.w");
+  EXPECT_TT_ERROR(net.register_parameter("fc1.w", ones({1})), ValueError,
+                  "parameter name can't contain \".\", got: fc1.w");
   EXPECT_TT_ERROR(net.register_buffer("scale", ones({1})), ValueError,
                   "attempt to register buffer 'scale' which already exists");
 }
@@ -133,7 +134,8 @@ TEST_F(NN, ToMovesParametersInPlaceAndEveryHandleSeesIt) {
   EXPECT_EQ(w.device(), Device(kCPU));
   net.half();
   EXPECT_EQ(net.fc2->bias.dtype(), kHalf);
-  EXPECT_TT_ERROR(net.to(kLong), ValueError, "nn.Module.to only accepts floating point dtypes, but got desired dtype=Long");
+  EXPECT_TT_ERROR(net.to(kLong), ValueError,
+                  "nn.Module.to only accepts floating point dtypes, but got desired dtype=Long");
 }
 
 TEST_F(NN, GradientsReachEveryParameterAndZeroGradClearsThem) {
@@ -240,7 +242,8 @@ TEST_F(NN, CrossEntropyAndNllLossMatchPyTorch) {
   EXPECT_NEAR(F::cross_entropy(logits, target, w).item<double>(), (2 * l0 + 0.5 * l1) / 2.5, 1e-6);
   // ignore_index skips a row.
   EXPECT_NEAR(F::cross_entropy(logits, tensor({1, -100})).item<double>(), l0, 1e-6);
-  EXPECT_TT_ERROR(F::nll_loss(logits, tensor({0.0f, 1.0f})), DTypeMismatchError, "expected scalar type Long but found Float");
+  EXPECT_TT_ERROR(F::nll_loss(logits, tensor({0.0f, 1.0f})), DTypeMismatchError,
+                  "expected scalar type Long but found Float");
   EXPECT_TT_ERROR(F::cross_entropy(logits, tensor({0, 3})), ValueError, "Target 3 is out of bounds.");
   // Gradient: softmax - onehot, over the batch.
   Tensor l = logits.clone().requires_grad_();
@@ -263,8 +266,9 @@ TEST_F(NN, BinaryCrossEntropyWithLogitsIsStable) {
   EXPECT_NEAR(v[0], 0.0, 1e-6);  // naive log(1 - sigmoid(-100)) would be fine, log(sigmoid) would not
   EXPECT_NEAR(v[1], std::log(2.0), 1e-6);
   EXPECT_NEAR(v[2], std::log1p(std::exp(-3.0)), 1e-6);
-  EXPECT_NEAR(values<float>(F::binary_cross_entropy_with_logits(tensor({100.0f}), tensor({0.0f}), {}, {}, nn::kNone))[0],
-              100.0, 1e-4);
+  EXPECT_NEAR(
+      values<float>(F::binary_cross_entropy_with_logits(tensor({100.0f}), tensor({0.0f}), {}, {}, nn::kNone))[0], 100.0,
+      1e-4);
   // pos_weight scales the positive term: t * pw * -log(sigmoid(x)).
   EXPECT_NEAR(F::binary_cross_entropy_with_logits(tensor({0.0f}), tensor({1.0f}), {}, tensor({3.0f})).item<float>(),
               3 * std::log(2.0), 1e-6);

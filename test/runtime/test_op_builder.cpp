@@ -31,8 +31,9 @@ TEST_F(OpBuilderTest, PromotesWrappedNumbersAsPyTorchDoes) {
   // An integral C++ number does not widen an int32 tensor.
   EXPECT_EQ(OpBuilder("add", std::source_location::current()).add_input(i).add_scalar(two).build().dtype, kInt);
   // ... unless the op computes integers as floats.
-  EXPECT_EQ(OpBuilder("div", std::source_location::current()).add_input(i).add_scalar(two).integer_to_float().build().dtype,
-            kFloat);
+  EXPECT_EQ(
+      OpBuilder("div", std::source_location::current()).add_input(i).add_scalar(two).integer_to_float().build().dtype,
+      kFloat);
 }
 
 TEST_F(OpBuilderTest, KeepDtypeOperandsNeitherPromoteNorCast) {
@@ -49,7 +50,9 @@ TEST_F(OpBuilderTest, KeepDtypeOperandsNeitherPromoteNorCast) {
 TEST_F(OpBuilderTest, SameDtypeRulesRaiseWithTheOpsMessage) {
   Tensor a = ones({2, 2});
   Tensor b = ones({2, 2}, kDouble);
-  auto message = [](ScalarType x, ScalarType y) { return std::string(to_string(x)) + " vs " + std::string(to_string(y)); };
+  auto message = [](ScalarType x, ScalarType y) {
+    return std::string(to_string(x)) + " vs " + std::string(to_string(y));
+  };
   try {
     OpBuilder("mm", std::source_location::current()).add_input(a).add_input(b).same_dtype(message).build();
     FAIL() << "no error";
@@ -88,7 +91,8 @@ TEST_F(OpBuilderTest, CpuScalarsJoinACudaOpOnlyWhereAllowed) {
 TEST_F(OpBuilderTest, NoBroadcastNoCastLeavesInputsAsGiven) {
   Tensor a = ones({2, 3}, kInt);
   Tensor b = ones({4}, kDouble);
-  OpPlan p = OpBuilder("cat", std::source_location::current()).add_input(a).add_input(b).no_broadcast().no_cast().build();
+  OpPlan p =
+      OpBuilder("cat", std::source_location::current()).add_input(a).add_input(b).no_broadcast().no_cast().build();
   EXPECT_EQ(p.dtype, kDouble);
   EXPECT_TRUE(p.shape.empty());
   EXPECT_EQ(dtype(p.inputs[0]), kInt);

@@ -194,7 +194,7 @@ TEST_F(Ops, CatStackWhere) {
   EXPECT_EQ(c.sizes(), IntArrayRef({3, 2}));
   EXPECT_EQ(values<float>(c), std::vector<float>({0, 1, 2, 3, 1, 1}));
   EXPECT_EQ(values<float>(cat({a, a}, 1)), std::vector<float>({0, 1, 0, 1, 2, 3, 2, 3}));
-  EXPECT_EQ(cat({a, ones({1, 2}, kDouble)}).dtype(), kDouble);  // promotes
+  EXPECT_EQ(cat({a, ones({1, 2}, kDouble)}).dtype(), kDouble);   // promotes
   EXPECT_EQ(cat({zeros({0}), a}).sizes(), IntArrayRef({2, 2}));  // legacy empty skip
   Tensor s = stack({tensor({1.0, 2.0}), tensor({3.0, 4.0})});
   EXPECT_EQ(s.sizes(), IntArrayRef({2, 2}));

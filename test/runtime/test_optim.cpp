@@ -91,8 +91,10 @@ TEST_F(Optim, BothConvergeOnLinearRegressionOnAnEmulatedGpu) {
     nn::Linear model(3, 1);
     model.to(kCUDA);  // after construction, before the optimizer
     std::unique_ptr<optim::Optimizer> opt;
-    if (which == 0) opt = std::make_unique<optim::SGD>(model.parameters(), optim::SGDOptions(0.1).momentum(0.9));
-    else opt = std::make_unique<optim::Adam>(model.parameters(), optim::AdamOptions(0.05));
+    if (which == 0)
+      opt = std::make_unique<optim::SGD>(model.parameters(), optim::SGDOptions(0.1).momentum(0.9));
+    else
+      opt = std::make_unique<optim::Adam>(model.parameters(), optim::AdamOptions(0.05));
     Tensor xc = x.cuda(), yc = y.cuda();
     double loss = 0;
     for (int i = 0; i < 300; ++i) {

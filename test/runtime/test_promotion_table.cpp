@@ -27,8 +27,7 @@ TEST(PromotionTable, EqualsC10PromoteTypesForEveryPair) {
     for (const Pair& B : kPairs) {
       const c10::ScalarType Want = c10::promoteTypes(A.C10, B.C10);
       const tt::ScalarType Got = tt::promote_types(A.Tt, B.Tt);
-      EXPECT_EQ(tt::to_string(Got), c10::toString(Want))
-          << tt::to_string(A.Tt) << " with " << tt::to_string(B.Tt);
+      EXPECT_EQ(tt::to_string(Got), c10::toString(Want)) << tt::to_string(A.Tt) << " with " << tt::to_string(B.Tt);
       // The table itself, as the checks index it.
       EXPECT_EQ(static_cast<int>(tt::promotion::promote(static_cast<tt::promotion::Index>(A.Tt),
                                                         static_cast<tt::promotion::Index>(B.Tt))),

@@ -42,7 +42,8 @@ TEST_F(Record, MixedDeviceIsRecordedAndTheOpContinuesOnTheFirstOperandsDevice) {
   EXPECT_EQ(j["line"], line);
   EXPECT_GT(j["column"].get<int>(), 0);
   EXPECT_EQ(j["op"], "add");
-  EXPECT_EQ(j["message"], "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!");
+  EXPECT_EQ(j["message"],
+            "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!");
   EXPECT_EQ(j["devices"], json::array({"cuda:0", "cpu"}));
   EXPECT_EQ(j["dtypes"], json::array());
   EXPECT_TRUE(j.contains("function"));
@@ -51,7 +52,8 @@ TEST_F(Record, MixedDeviceIsRecordedAndTheOpContinuesOnTheFirstOperandsDevice) {
   const auto ordered = nlohmann::ordered_json::parse(log.lines().at(0));
   std::vector<std::string> keys;
   for (auto it = ordered.begin(); it != ordered.end(); ++it) keys.push_back(it.key());
-  EXPECT_EQ(keys, (std::vector<std::string>{"check", "file", "line", "column", "function", "op", "message", "devices", "dtypes"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"check", "file", "line", "column", "function", "op", "message", "devices",
+                                            "dtypes"}));
 }
 
 TEST_F(Record, MatmulDtypeMismatchCastsTheSecondOperand) {
@@ -114,8 +116,14 @@ TEST_F(Record, NonDeviceErrorsStillThrow) {
 }
 
 TEST_F(Record, PublicRecordCallForOtherLayers) {
-  const unsigned line = __LINE__ + 1;
-  record_violation(Violation{"tensor-unmoved-input", "Linear", "input on cpu, module on cuda:0", {Device(kCPU), Device("cuda:0")}, {kFloat}}, std::source_location::current());
+  const auto site = std::source_location::current();
+  const unsigned line = site.line();
+  record_violation(Violation{"tensor-unmoved-input",
+                             "Linear",
+                             "input on cpu, module on cuda:0",
+                             {Device(kCPU), Device("cuda:0")},
+                             {kFloat}},
+                   site);
   const auto recs = records();
   ASSERT_EQ(recs.size(), 1u);
   EXPECT_EQ(recs[0]["check"], "tensor-unmoved-input");

@@ -1,8 +1,8 @@
 // Record mode end to end: run record_demo with TT_VALIDATE=record and
 // TT_EMULATE_CUDA=1 (the environment path, not the API) and compare the log
 // with the `expect-record:` markers in its source, line for line.
-#include <nlohmann/json.hpp>
 #include <sys/wait.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
@@ -121,8 +121,9 @@ TEST(RecordEndToEnd, RaiseModeStopsAtTheFirstViolation) {
   EXPECT_EQ(r.status, 3) << r.out;
   const unsigned line = markers().at(1).line;  // markers()[0] is in loss(), reached later
   EXPECT_NE(r.out.find(std::string(TT_RECORD_DEMO_SRC) + ":" + std::to_string(line) + ":"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"),
-            std::string::npos);
+  EXPECT_NE(
+      r.out.find("Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"),
+      std::string::npos);
   EXPECT_TRUE(log.lines().empty());
 }
 
@@ -132,7 +133,8 @@ TEST(RecordEndToEnd, WithoutCudaTheDemoFailsWithCudaUnavailable) {
   // TT_EMULATE_CUDA=0 turns emulation off, not a real backend: on a GPU
   // machine the demo (built with the CUDA backend) finds its GPU and runs.
   if (r.status == 0 && std::filesystem::exists("/dev/nvidia0"))
-    GTEST_SKIP() << "the demo found a real GPU (/dev/nvidia0) with emulation off; this case needs a machine without one";
+    GTEST_SKIP()
+        << "the demo found a real GPU (/dev/nvidia0) with emulation off; this case needs a machine without one";
   EXPECT_EQ(r.status, 3);
   EXPECT_NE(r.out.find("CUDA is not available"), std::string::npos) << r.out;
 }

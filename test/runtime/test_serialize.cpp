@@ -140,5 +140,6 @@ TEST_F(Serialize, ADirectoryIsNotAFile) {
   Small m;
   const std::string dir = ::testing::TempDir();
   EXPECT_EQ(load_error(m, dir), "cannot open checkpoint '" + dir + "': it is a directory");
-  EXPECT_EQ(load_error(m, "/nonexistent/ckpt"), "cannot open checkpoint '/nonexistent/ckpt': No such file or directory");
+  EXPECT_EQ(load_error(m, "/nonexistent/ckpt"),
+            "cannot open checkpoint '/nonexistent/ckpt': No such file or directory");
 }

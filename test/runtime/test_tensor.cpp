@@ -115,7 +115,9 @@ TEST_F(Views, ViewAndReshape) {
   EXPECT_EQ(a.view({-1, 2}).sizes(), IntArrayRef({3, 2}));
   Tensor t = v.t();
   EXPECT_FALSE(t.is_contiguous());
-  EXPECT_TT_ERROR(t.view({6}), ShapeError, "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+  EXPECT_TT_ERROR(t.view({6}), ShapeError,
+                  "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+                  "across two contiguous subspaces). Use .reshape(...) instead.");
   Tensor r = t.reshape({6});  // copies
   EXPECT_NE(r.data_ptr(), a.data_ptr());
   EXPECT_EQ(values<int64_t>(r), std::vector<int64_t>({0, 3, 1, 4, 2, 5}));
@@ -126,7 +128,8 @@ TEST_F(Views, ViewAndReshape) {
   // zero this once was); with elements left over it is a plain size mismatch.
   Tensor empty = zeros({0, 4});
   EXPECT_TT_ERROR(empty.reshape({0, -1}), ShapeError,
-                  "cannot reshape tensor of 0 elements into shape [0, -1] because the unspecified dimension size -1 can be any value and is ambiguous");
+                  "cannot reshape tensor of 0 elements into shape [0, -1] because the unspecified dimension size -1 "
+                  "can be any value and is ambiguous");
   EXPECT_TT_ERROR(a.reshape({0, -1}), ShapeError, "shape '[0, -1]' is invalid for input of size 6");
   EXPECT_EQ(empty.reshape({-1, 2}).sizes().vec(), std::vector<int64_t>({0, 2}));
 }
@@ -142,7 +145,8 @@ TEST_F(Views, TransposePermuteSliceSelect) {
   EXPECT_EQ(a.narrow(2, 1, 2).sizes(), IntArrayRef({2, 3, 2}));
   EXPECT_EQ(a.flatten().sizes(), IntArrayRef({24}));
   EXPECT_EQ(a.flatten(1).sizes(), IntArrayRef({2, 12}));
-  EXPECT_TT_ERROR(a.select(0, 2), ValueError, "select(): index 2 out of range for tensor of size [2, 3, 4] at dimension 0");
+  EXPECT_TT_ERROR(a.select(0, 2), ValueError,
+                  "select(): index 2 out of range for tensor of size [2, 3, 4] at dimension 0");
   EXPECT_TT_ERROR(a.permute({0, 0, 1}), ValueError, "permute(): duplicate dims are not allowed.");
   EXPECT_TT_ERROR(a.t(), ValueError, "t() expects a tensor with <= 2 dimensions, but self is 3D");
 }
@@ -157,8 +161,11 @@ TEST_F(Views, SqueezeUnsqueezeExpand) {
   Tensor e = arange(3).expand({2, 3});
   EXPECT_EQ(e.strides(), IntArrayRef({0, 1}));
   EXPECT_EQ(values<int64_t>(e), std::vector<int64_t>({0, 1, 2, 0, 1, 2}));
-  EXPECT_TT_ERROR(ones({2, 3}).expand({3, 3}), ShapeError, "The expanded size of the tensor (3) must match the existing size (2) at non-singleton dimension 0.  Target sizes: [3, 3].  Tensor sizes: [2, 3]");
-  EXPECT_TT_ERROR(ones({2, 3}).unsqueeze(3), ValueError, "Dimension out of range (expected to be in range of [-3, 2], but got 3)");
+  EXPECT_TT_ERROR(ones({2, 3}).expand({3, 3}), ShapeError,
+                  "The expanded size of the tensor (3) must match the existing size (2) at non-singleton dimension 0.  "
+                  "Target sizes: [3, 3].  Tensor sizes: [2, 3]");
+  EXPECT_TT_ERROR(ones({2, 3}).unsqueeze(3), ValueError,
+                  "Dimension out of range (expected to be in range of [-3, 2], but got 3)");
 }
 
 class Access : public tt_test::RuntimeTest {};
@@ -171,7 +178,8 @@ TEST_F(Access, ItemAndDataPtr) {
   EXPECT_TRUE(tensor(2).item().is_integral());
   EXPECT_EQ(ones({1, 1}, kHalf).item<float>(), 1.f);
   EXPECT_TT_ERROR(ones({2, 3}).item<float>(), ValueError, "a Tensor with 6 elements cannot be converted to Scalar");
-  EXPECT_TT_ERROR(tensor(300).item<uint8_t>(), ValueError, "value cannot be converted to type uint8_t without overflow");
+  EXPECT_TT_ERROR(tensor(300).item<uint8_t>(), ValueError,
+                  "value cannot be converted to type uint8_t without overflow");
   Tensor f = ones({2});
   EXPECT_NE(f.data_ptr<float>(), nullptr);
   EXPECT_TT_ERROR(f.data_ptr<double>(), DTypeMismatchError, "expected scalar type Double but found Float");
@@ -182,8 +190,10 @@ TEST_F(Access, RequiresGradOnlyForFloatingTypes) {
   Tensor f = ones({2});
   f.requires_grad_();
   EXPECT_TRUE(f.requires_grad());
-  EXPECT_TT_ERROR(ones({2}, kLong).requires_grad_(true), ValueError, "Only Tensors of floating point and complex dtype can require gradients");
-  EXPECT_TT_ERROR(zeros({2}, TensorOptions().dtype(kInt32).requires_grad(true)), ValueError, "Only Tensors of floating point and complex dtype can require gradients");
+  EXPECT_TT_ERROR(ones({2}, kLong).requires_grad_(true), ValueError,
+                  "Only Tensors of floating point and complex dtype can require gradients");
+  EXPECT_TT_ERROR(zeros({2}, TensorOptions().dtype(kInt32).requires_grad(true)), ValueError,
+                  "Only Tensors of floating point and complex dtype can require gradients");
 }
 
 class Conversions : public tt_test::RuntimeTest {};

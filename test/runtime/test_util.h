@@ -20,8 +20,8 @@ namespace tt_test {
 // in this process.
 // Skips a case that needs no cuda devices or emulated ones (see
 // real_cuda_backend), with the reason.
-#define TT_SKIP_WITH_REAL_CUDA()                                                                       \
-  if (const char* real_backend = ::tt_test::real_cuda_backend()) {                                     \
+#define TT_SKIP_WITH_REAL_CUDA()                                                                          \
+  if (const char* real_backend = ::tt_test::real_cuda_backend()) {                                        \
     GTEST_SKIP() << "a real CUDA backend (" << real_backend << ") is registered; it wins over emulation"; \
   }
 
@@ -65,13 +65,32 @@ struct TempFile {
   }
 };
 
-template <class T> constexpr tt::ScalarType dtype_of();
-template <> constexpr tt::ScalarType dtype_of<bool>() { return tt::kBool; }
-template <> constexpr tt::ScalarType dtype_of<uint8_t>() { return tt::kUInt8; }
-template <> constexpr tt::ScalarType dtype_of<int32_t>() { return tt::kInt32; }
-template <> constexpr tt::ScalarType dtype_of<int64_t>() { return tt::kInt64; }
-template <> constexpr tt::ScalarType dtype_of<float>() { return tt::kFloat32; }
-template <> constexpr tt::ScalarType dtype_of<double>() { return tt::kFloat64; }
+template <class T>
+constexpr tt::ScalarType dtype_of();
+template <>
+constexpr tt::ScalarType dtype_of<bool>() {
+  return tt::kBool;
+}
+template <>
+constexpr tt::ScalarType dtype_of<uint8_t>() {
+  return tt::kUInt8;
+}
+template <>
+constexpr tt::ScalarType dtype_of<int32_t>() {
+  return tt::kInt32;
+}
+template <>
+constexpr tt::ScalarType dtype_of<int64_t>() {
+  return tt::kInt64;
+}
+template <>
+constexpr tt::ScalarType dtype_of<float>() {
+  return tt::kFloat32;
+}
+template <>
+constexpr tt::ScalarType dtype_of<double>() {
+  return tt::kFloat64;
+}
 
 // The elements of t (any device, any layout) converted to T, row-major.
 template <class T>
@@ -84,16 +103,16 @@ std::vector<T> values(const tt::Tensor& t) {
 
 // Asserts that `stmt` throws exactly ErrType with PyTorch's message `msg`,
 // located at this file and line. Keep the statement on the macro's line.
-#define EXPECT_TT_ERROR(stmt, ErrType, msg)                                                    \
-  do {                                                                                         \
-    const unsigned tt_expected_line_ = __LINE__;                                               \
-    try {                                                                                      \
-      stmt;                                                                                    \
-      ADD_FAILURE() << "expected " #ErrType " from: " #stmt;                                   \
-    } catch (const tt::Error& e) {                                                             \
+#define EXPECT_TT_ERROR(stmt, ErrType, msg)                                                      \
+  do {                                                                                           \
+    const unsigned tt_expected_line_ = __LINE__;                                                 \
+    try {                                                                                        \
+      stmt;                                                                                      \
+      ADD_FAILURE() << "expected " #ErrType " from: " #stmt;                                     \
+    } catch (const tt::Error& e) {                                                               \
       EXPECT_EQ(typeid(e), typeid(ErrType)) << "threw " << typeid(e).name() << ": " << e.what(); \
-      EXPECT_EQ(e.message(), std::string(msg));                                                \
-      EXPECT_STREQ(e.file(), __FILE__);                                                        \
-      EXPECT_EQ(e.line(), tt_expected_line_);                                                  \
-    }                                                                                          \
+      EXPECT_EQ(e.message(), std::string(msg));                                                  \
+      EXPECT_STREQ(e.file(), __FILE__);                                                          \
+      EXPECT_EQ(e.line(), tt_expected_line_);                                                    \
+    }                                                                                            \
   } while (0)

@@ -23,15 +23,14 @@ namespace tensor_tidy::report {
 /// source that could not be read), the same check, path, line and message.
 /// Paths compare relative to each report's source root.
 class Baseline {
-public:
+ public:
   /// Reads a report written by --format=json or --format=sarif. Absolute
   /// paths in it are taken relative to the root recorded in the report,
   /// else to \p SourceRoot.
-  static llvm::Expected<Baseline> load(llvm::StringRef Path,
-                                       llvm::StringRef SourceRoot);
+  static llvm::Expected<Baseline> load(llvm::StringRef Path, llvm::StringRef SourceRoot);
 
   /// Sets Entry::InBaseline on the entries of \p R that match.
-  void mark(Report &R) const;
+  void mark(Report& R) const;
 
   /// Number of findings in the earlier report.
   size_t size() const { return Items.size(); }
@@ -39,7 +38,7 @@ public:
   /// How many of the earlier findings carry no fingerprint.
   size_t withoutFingerprints() const;
 
-private:
+ private:
   struct Item {
     std::string Check, Path, Message, ContextHash, LineHash;
     unsigned Line = 0;
@@ -47,6 +46,6 @@ private:
   std::vector<Item> Items;
 };
 
-} // namespace tensor_tidy::report
+}  // namespace tensor_tidy::report
 
 #endif

@@ -9,13 +9,11 @@ namespace tensor_tidy::report {
 CheckDoc loadCheckDoc(llvm::StringRef DocsDir, llvm::StringRef Check) {
   CheckDoc Doc;
   Doc.Summary = Check.str();
-  if (DocsDir.empty())
-    return Doc;
+  if (DocsDir.empty()) return Doc;
   llvm::SmallString<256> Path(DocsDir);
   llvm::sys::path::append(Path, Check + ".md");
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return Doc;
+  if (!Buf) return Doc;
   Doc.Markdown = (*Buf)->getBuffer().str();
 
   // The first paragraph that is prose: headings, blank lines and fences end
@@ -27,17 +25,14 @@ CheckDoc loadCheckDoc(llvm::StringRef DocsDir, llvm::StringRef Check) {
     Rest = Tail;
     Line = Line.trim();
     if (Line.empty() || Line.starts_with("#") || Line.starts_with("```")) {
-      if (!Para.empty())
-        break;
+      if (!Para.empty()) break;
       continue;
     }
-    if (!Para.empty())
-      Para += ' ';
+    if (!Para.empty()) Para += ' ';
     Para += Line.str();
   }
-  if (!Para.empty())
-    Doc.Summary = Para;
+  if (!Para.empty()) Doc.Summary = Para;
   return Doc;
 }
 
-} // namespace tensor_tidy::report
+}  // namespace tensor_tidy::report

@@ -18,20 +18,20 @@ enum class Origin { Static, Dynamic };
 /// absolute path without `.` or `..` components.
 struct Finding {
   Origin From = Origin::Static;
-  std::string Check;   ///< check name, e.g. `tensor-mixed-device`
-  std::string File;    ///< normalised absolute path
-  unsigned Line = 0;   ///< 1-based
-  unsigned Column = 0; ///< 1-based; 0 when unknown
+  std::string Check;    ///< check name, e.g. `tensor-mixed-device`
+  std::string File;     ///< normalised absolute path
+  unsigned Line = 0;    ///< 1-based
+  unsigned Column = 0;  ///< 1-based; 0 when unknown
   std::string Message;
-  std::string Op;       ///< runtime only: the operation (`add`, `to`, ...)
-  std::string Function; ///< runtime only: the enclosing function
+  std::string Op;        ///< runtime only: the operation (`add`, `to`, ...)
+  std::string Function;  ///< runtime only: the enclosing function
 };
 
 /// The three groups of the report.
 enum class Group { Confirmed, StaticOnly, DynamicOnly };
 
 /// Returns the group's name as written in every output format.
-const char *groupName(Group G);
+const char* groupName(Group G);
 
 /// One line of the report: a static finding joined with the runtime records
 /// at the same check, file and line, or a runtime finding with no static
@@ -39,17 +39,17 @@ const char *groupName(Group G);
 struct Entry {
   Group Kind = Group::StaticOnly;
   std::string Check;
-  std::string File; ///< normalised absolute path
+  std::string File;  ///< normalised absolute path
   unsigned Line = 0;
   unsigned Column = 0;
-  std::string Message;        ///< the static message when there is one
-  std::string RuntimeMessage; ///< the first runtime message, if any
-  std::string Op;             ///< runtime operation, if any
-  unsigned StaticCount = 0;   ///< 1 when the checks report it (identical reports fold into one)
-  unsigned DynamicCount = 0;  ///< runtime records folded (one per execution)
-  bool InBaseline = false;    ///< matched a finding of the baseline (Baseline.h)
-  std::string ContextHash;    ///< Fingerprint.h; empty when the source is unreadable
-  std::string LineHash;       ///< Fingerprint.h; empty when the source is unreadable
+  std::string Message;         ///< the static message when there is one
+  std::string RuntimeMessage;  ///< the first runtime message, if any
+  std::string Op;              ///< runtime operation, if any
+  unsigned StaticCount = 0;    ///< 1 when the checks report it (identical reports fold into one)
+  unsigned DynamicCount = 0;   ///< runtime records folded (one per execution)
+  bool InBaseline = false;     ///< matched a finding of the baseline (Baseline.h)
+  std::string ContextHash;     ///< Fingerprint.h; empty when the source is unreadable
+  std::string LineHash;        ///< Fingerprint.h; empty when the source is unreadable
 
   bool isStatic() const { return StaticCount > 0; }
   bool isDynamic() const { return DynamicCount > 0; }
@@ -58,7 +58,7 @@ struct Entry {
 /// The joined report: entries sorted by group, file, line, column, check.
 struct Report {
   std::vector<Entry> Entries;
-  std::string SourceRoot; ///< normalised absolute path, or empty
+  std::string SourceRoot;  ///< normalised absolute path, or empty
   bool HasBaseline = false;
   /// A runtime validation log was among the inputs (empty or not): without
   /// one, the static findings were neither confirmed nor refuted.
@@ -68,16 +68,16 @@ struct Report {
 /// How many entries each group holds, and how many are new.
 struct Summary {
   unsigned Confirmed = 0, StaticOnly = 0, DynamicOnly = 0;
-  unsigned New = 0, Unchanged = 0; ///< split by the baseline (all new without)
+  unsigned New = 0, Unchanged = 0;  ///< split by the baseline (all new without)
 };
 
 /// Counts the entries of \p R.
-Summary summarise(const Report &R);
+Summary summarise(const Report& R);
 
 /// The path to show for \p File: relative to the report's source root when
 /// it lies under it, else absolute.
-std::string displayPath(const Report &R, const std::string &File);
+std::string displayPath(const Report& R, const std::string& File);
 
-} // namespace tensor_tidy::report
+}  // namespace tensor_tidy::report
 
 #endif

@@ -15,12 +15,11 @@ namespace {
 /// A source file's lines, whitespace removed; empty when it cannot be read.
 using Lines = std::vector<std::string>;
 
-std::optional<Lines> readLines(const std::string &Path) {
+std::optional<Lines> readLines(const std::string& Path) {
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return std::nullopt;
+  if (!Buf) return std::nullopt;
   llvm::StringRef Text = (*Buf)->getBuffer();
-  if (Text.contains('\0')) // not source code: hash nothing from it
+  if (Text.contains('\0'))  // not source code: hash nothing from it
     return std::nullopt;
   Lines Out;
   llvm::SmallVector<llvm::StringRef, 0> Raw;
@@ -29,42 +28,37 @@ std::optional<Lines> readLines(const std::string &Path) {
   for (llvm::StringRef L : Raw) {
     std::string N;
     for (char C : L)
-      if (!llvm::isSpace(C))
-        N += C;
+      if (!llvm::isSpace(C)) N += C;
     Out.push_back(std::move(N));
   }
   return Out;
 }
 
-std::string hash(const Entry &E, llvm::StringRef Text) {
+std::string hash(const Entry& E, llvm::StringRef Text) {
   llvm::SHA256 H;
-  for (llvm::StringRef Part :
-       {llvm::StringRef(E.Check), llvm::StringRef(E.Message), Text}) {
+  for (llvm::StringRef Part : {llvm::StringRef(E.Check), llvm::StringRef(E.Message), Text}) {
     H.update(Part);
-    H.update(llvm::StringRef("\0", 1)); // parts cannot run into each other
+    H.update(llvm::StringRef("\0", 1));  // parts cannot run into each other
   }
   std::array<uint8_t, 32> Digest = H.final();
   return llvm::toHex(llvm::ArrayRef<uint8_t>(Digest).take_front(8),
                      /*LowerCase=*/true);
 }
 
-} // namespace
+}  // namespace
 
-void computeFingerprints(Report &R) {
+void computeFingerprints(Report& R) {
   llvm::StringMap<std::optional<Lines>> Cache;
-  for (Entry &E : R.Entries) {
+  for (Entry& E : R.Entries) {
     E.ContextHash.clear();
     E.LineHash.clear();
-    if (E.Line == 0)
-      continue;
+    if (E.Line == 0) continue;
     auto It = Cache.find(E.File);
-    if (It == Cache.end())
-      It = Cache.try_emplace(E.File, readLines(E.File)).first;
-    const std::optional<Lines> &L = It->second;
-    if (!L || E.Line > L->size())
-      continue;
+    if (It == Cache.end()) It = Cache.try_emplace(E.File, readLines(E.File)).first;
+    const std::optional<Lines>& L = It->second;
+    if (!L || E.Line > L->size()) continue;
     size_t At = E.Line - 1;
-    const std::string &Own = (*L)[At];
+    const std::string& Own = (*L)[At];
     // The nearest non-blank line on each side: blank lines added or removed
     // around a finding do not change it.
     std::string Before, After;
@@ -83,4 +77,4 @@ void computeFingerprints(Report &R) {
   }
 }
 
-} // namespace tensor_tidy::report
+}  // namespace tensor_tidy::report

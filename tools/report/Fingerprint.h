@@ -23,8 +23,8 @@ inline constexpr const char LineHashKey[] = "tensorTidyLineHash/v1";
 /// beside the hash, relative to each report's source root (Baseline.h).
 /// Entries whose file is unreadable, binary, or shorter than their line keep
 /// empty hashes and match on file:line.
-void computeFingerprints(Report &R);
+void computeFingerprints(Report& R);
 
-} // namespace tensor_tidy::report
+}  // namespace tensor_tidy::report
 
 #endif

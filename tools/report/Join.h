@@ -18,8 +18,8 @@ namespace tensor_tidy::report {
 /// - a static entry with runtime records at its check, file and line is
 ///   confirmed; the rest are static-only or dynamic-only.
 /// Entries come out sorted by group, file, line, column and check.
-std::vector<Entry> joinFindings(const std::vector<Finding> &Findings);
+std::vector<Entry> joinFindings(const std::vector<Finding>& Findings);
 
-} // namespace tensor_tidy::report
+}  // namespace tensor_tidy::report
 
 #endif

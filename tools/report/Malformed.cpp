@@ -12,7 +12,7 @@ static unsigned NumMalformed = 0;
 static std::string CurrentFile;
 static unsigned ShownInFile = 0, HiddenInFile = 0;
 
-void warnMalformed(llvm::StringRef File, unsigned Line, const llvm::Twine &Msg) {
+void warnMalformed(llvm::StringRef File, unsigned Line, const llvm::Twine& Msg) {
   ++NumMalformed;
   if (File != CurrentFile) {
     finishMalformed();
@@ -28,8 +28,7 @@ void warnMalformed(llvm::StringRef File, unsigned Line, const llvm::Twine &Msg) 
 
 void finishMalformed() {
   if (HiddenInFile)
-    llvm::errs() << CurrentFile << ": " << HiddenInFile
-                 << " more malformed part(s) skipped, not shown (the first "
+    llvm::errs() << CurrentFile << ": " << HiddenInFile << " more malformed part(s) skipped, not shown (the first "
                  << MaxMalformedShown << " are above)\n";
   CurrentFile.clear();
   ShownInFile = HiddenInFile = 0;
@@ -37,4 +36,4 @@ void finishMalformed() {
 
 unsigned malformedCount() { return NumMalformed; }
 
-} // namespace tensor_tidy::report
+}  // namespace tensor_tidy::report

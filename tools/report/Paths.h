@@ -4,8 +4,8 @@
 #ifndef TENSOR_TIDY_REPORT_PATHS_H
 #define TENSOR_TIDY_REPORT_PATHS_H
 
-#include "llvm/ADT/StringRef.h"
 #include <string>
+#include "llvm/ADT/StringRef.h"
 
 namespace tensor_tidy::report {
 
@@ -26,6 +26,6 @@ std::string pathFromUri(llvm::StringRef Uri);
 /// hold; `/` is kept.
 std::string uriEscape(llvm::StringRef Path);
 
-} // namespace tensor_tidy::report
+}  // namespace tensor_tidy::report
 
 #endif

@@ -33,12 +33,11 @@ struct LineTable {
   std::string Error;
 };
 
-const LineTable &lineTable(const std::string &Path) {
+const LineTable& lineTable(const std::string& Path) {
   static llvm::StringMap<LineTable> Cache;
   auto [It, Inserted] = Cache.try_emplace(Path);
-  LineTable &T = It->second;
-  if (!Inserted)
-    return T;
+  LineTable& T = It->second;
+  if (!Inserted) return T;
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                          /*RequiresNullTerminator=*/false);
   if (!Buf) {
@@ -49,8 +48,7 @@ const LineTable &lineTable(const std::string &Path) {
   T.Size = Text.size();
   T.Starts.push_back(0);
   for (size_t I = 0; I < Text.size(); ++I)
-    if (Text[I] == '\n')
-      T.Starts.push_back(I + 1);
+    if (Text[I] == '\n') T.Starts.push_back(I + 1);
   return T;
 }
 
@@ -70,8 +68,7 @@ std::vector<Chunk> splitDocuments(llvm::StringRef Text) {
   unsigned BeginLine = 1, Line = 1;
   for (size_t Pos = 0; Pos < Text.size();) {
     size_t End = Text.find('\n', Pos);
-    if (End == llvm::StringRef::npos)
-      End = Text.size();
+    if (End == llvm::StringRef::npos) End = Text.size();
     llvm::StringRef L = Text.slice(Pos, End).rtrim("\r");
     bool Marker = L == "---" || L.starts_with("--- ");
     if (Marker && Pos > Begin) {
@@ -82,97 +79,80 @@ std::vector<Chunk> splitDocuments(llvm::StringRef Text) {
     Pos = End + 1;
     ++Line;
   }
-  if (Begin < Text.size())
-    Chunks.push_back({Text.substr(Begin), BeginLine});
+  if (Begin < Text.size()) Chunks.push_back({Text.substr(Begin), BeginLine});
   return Chunks;
 }
 
 /// Reads one document; reports problems with their input line.
 class DocumentReader {
-public:
-  DocumentReader(llvm::StringRef Name, const Chunk &C, llvm::StringRef BaseDir,
-                 std::vector<Finding> &Out)
+ public:
+  DocumentReader(llvm::StringRef Name, const Chunk& C, llvm::StringRef BaseDir, std::vector<Finding>& Out)
       : Name(Name), C(C), BaseDir(BaseDir), Out(Out) {}
 
   void read() {
     SM.setDiagHandler(
-        [](const llvm::SMDiagnostic &D, void *Ctx) {
-          auto *Self = static_cast<DocumentReader *>(Ctx);
-          warnMalformed(Self->Name, Self->C.FirstLine + D.getLineNo() - 1,
-                        "invalid YAML: " + D.getMessage());
+        [](const llvm::SMDiagnostic& D, void* Ctx) {
+          auto* Self = static_cast<DocumentReader*>(Ctx);
+          warnMalformed(Self->Name, Self->C.FirstLine + D.getLineNo() - 1, "invalid YAML: " + D.getMessage());
         },
         this);
     yaml::Stream S(llvm::MemoryBufferRef(C.Text, Name), SM,
                    /*ShowColors=*/false);
-    for (yaml::Document &D : S) {
-      yaml::Node *Root = D.getRoot();
-      if (!Root || S.failed())
-        return;
-      if (llvm::isa<yaml::NullNode>(Root))
-        continue; // an empty document (a file holding only `---`)
-      auto *Map = llvm::dyn_cast<yaml::MappingNode>(Root);
+    for (yaml::Document& D : S) {
+      yaml::Node* Root = D.getRoot();
+      if (!Root || S.failed()) return;
+      if (llvm::isa<yaml::NullNode>(Root)) continue;  // an empty document (a file holding only `---`)
+      auto* Map = llvm::dyn_cast<yaml::MappingNode>(Root);
       if (!Map) {
         warn(Root, "not a clang-tidy fixes document (expected a mapping)");
         continue;
       }
-      for (yaml::KeyValueNode &KV : *Map) {
+      for (yaml::KeyValueNode& KV : *Map) {
         std::string Key = scalar(KV.getKey());
-        yaml::Node *Value = KV.getValue();
-        if (S.failed())
-          return;
+        yaml::Node* Value = KV.getValue();
+        if (S.failed()) return;
         // clang-tidy's keys: a fixes document, even without diagnostics.
         Recognised |= Key == "MainSourceFile" || Key == "Diagnostics";
-        if (Key != "Diagnostics")
-          continue;
-        if (!Value)
-          return;
-        if (llvm::isa<yaml::NullNode>(Value))
-          continue; // `Diagnostics: []` may be written as empty
-        auto *Seq = llvm::dyn_cast<yaml::SequenceNode>(Value);
+        if (Key != "Diagnostics") continue;
+        if (!Value) return;
+        if (llvm::isa<yaml::NullNode>(Value)) continue;  // `Diagnostics: []` may be written as empty
+        auto* Seq = llvm::dyn_cast<yaml::SequenceNode>(Value);
         if (!Seq) {
           warn(Value, "'Diagnostics' is not a list");
           continue;
         }
-        for (yaml::Node &Diag : *Seq) {
-          if (S.failed())
-            return;
+        for (yaml::Node& Diag : *Seq) {
+          if (S.failed()) return;
           readDiagnostic(&Diag);
         }
       }
     }
   }
 
-private:
-  unsigned lineOf(yaml::Node *N) {
-    if (!N)
-      return C.FirstLine;
+ private:
+  unsigned lineOf(yaml::Node* N) {
+    if (!N) return C.FirstLine;
     // A node the parser made after an error may have no location in the
     // buffer (getLineAndColumn would index no buffer).
     const llvm::SMLoc Start = N->getSourceRange().Start;
-    if (!Start.isValid() || SM.FindBufferContainingLoc(Start) == 0)
-      return C.FirstLine;
+    if (!Start.isValid() || SM.FindBufferContainingLoc(Start) == 0) return C.FirstLine;
     auto [Line, Col] = SM.getLineAndColumn(Start);
     return C.FirstLine + Line - 1;
   }
 
-  void warn(yaml::Node *N, const llvm::Twine &Msg) {
-    warnMalformed(Name, lineOf(N), Msg);
-  }
+  void warn(yaml::Node* N, const llvm::Twine& Msg) { warnMalformed(Name, lineOf(N), Msg); }
 
-  std::string scalar(yaml::Node *N) {
-    auto *S = llvm::dyn_cast_or_null<yaml::ScalarNode>(N);
-    if (!S)
-      return {};
+  std::string scalar(yaml::Node* N) {
+    auto* S = llvm::dyn_cast_or_null<yaml::ScalarNode>(N);
+    if (!S) return {};
     llvm::SmallString<128> Storage;
     return S->getValue(Storage).str();
   }
 
   // Fills Message, FilePath and FileOffset from a DiagnosticMessage mapping
   // (or, for clang-tidy before 9, from the diagnostic itself).
-  void readMessageFields(llvm::StringRef Key, yaml::Node *Value,
-                         std::string &Message, std::string &FilePath,
-                         std::optional<unsigned long long> &Offset,
-                         yaml::Node *&OffsetNode) {
+  void readMessageFields(llvm::StringRef Key, yaml::Node* Value, std::string& Message, std::string& FilePath,
+                         std::optional<unsigned long long>& Offset, yaml::Node*& OffsetNode) {
     if (Key == "Message") {
       Message = scalar(Value);
     } else if (Key == "FilePath") {
@@ -180,44 +160,40 @@ private:
     } else if (Key == "FileOffset") {
       unsigned long long N;
       OffsetNode = Value;
-      if (!llvm::StringRef(scalar(Value)).getAsInteger(10, N))
-        Offset = N;
+      if (!llvm::StringRef(scalar(Value)).getAsInteger(10, N)) Offset = N;
     }
   }
 
-  void readDiagnostic(yaml::Node *N) {
-    auto *Map = llvm::dyn_cast<yaml::MappingNode>(N);
+  void readDiagnostic(yaml::Node* N) {
+    auto* Map = llvm::dyn_cast<yaml::MappingNode>(N);
     if (!Map) {
       warn(N, "diagnostic is not a mapping");
       return;
     }
     std::string Check, Message, FilePath, BuildDir;
     std::optional<unsigned long long> Offset;
-    yaml::Node *OffsetNode = nullptr;
-    for (yaml::KeyValueNode &KV : *Map) {
+    yaml::Node* OffsetNode = nullptr;
+    for (yaml::KeyValueNode& KV : *Map) {
       std::string Key = scalar(KV.getKey());
-      yaml::Node *Value = KV.getValue();
+      yaml::Node* Value = KV.getValue();
       // A null value: the parser stopped inside this diagnostic (its
       // diagnostic handler has reported "invalid YAML").
-      if (!Value)
-        return;
+      if (!Value) return;
       if (Key == "DiagnosticName") {
         Check = scalar(Value);
       } else if (Key == "BuildDirectory") {
         BuildDir = scalar(Value);
       } else if (Key == "DiagnosticMessage") {
-        auto *Msg = llvm::dyn_cast<yaml::MappingNode>(Value);
+        auto* Msg = llvm::dyn_cast<yaml::MappingNode>(Value);
         if (!Msg) {
           warn(Value, "'DiagnosticMessage' is not a mapping");
           continue;
         }
-        for (yaml::KeyValueNode &MKV : *Msg) {
+        for (yaml::KeyValueNode& MKV : *Msg) {
           std::string MKey = scalar(MKV.getKey());
-          yaml::Node *MValue = MKV.getValue();
-          if (!MValue)
-            return;
-          readMessageFields(MKey, MValue, Message, FilePath, Offset,
-                            OffsetNode);
+          yaml::Node* MValue = MKV.getValue();
+          if (!MValue) return;
+          readMessageFields(MKey, MValue, Message, FilePath, Offset, OffsetNode);
         }
       } else {
         readMessageFields(Key, Value, Message, FilePath, Offset, OffsetNode);
@@ -227,8 +203,7 @@ private:
       warn(N, "diagnostic without 'DiagnosticName'");
       return;
     }
-    if (FilePath.empty())
-      return; // diagnostics without a location (command-line problems)
+    if (FilePath.empty()) return;  // diagnostics without a location (command-line problems)
     if (!Offset) {
       warn(OffsetNode ? OffsetNode : N, "diagnostic without a valid 'FileOffset'");
       return;
@@ -237,44 +212,40 @@ private:
     F.From = Origin::Static;
     F.Check = Check;
     F.Message = Message;
-    F.File = normalisePath(
-        FilePath, BuildDir.empty() ? BaseDir : llvm::StringRef(BuildDir));
-    const LineTable &T = lineTable(F.File);
+    F.File = normalisePath(FilePath, BuildDir.empty() ? BaseDir : llvm::StringRef(BuildDir));
+    const LineTable& T = lineTable(F.File);
     if (!T.Error.empty()) {
-      warn(OffsetNode, "cannot read '" + F.File + "' to locate offset " +
-                           llvm::Twine(*Offset) + ": " + T.Error);
+      warn(OffsetNode, "cannot read '" + F.File + "' to locate offset " + llvm::Twine(*Offset) + ": " + T.Error);
       return;
     }
     if (*Offset > T.Size) {
-      warn(OffsetNode, "offset " + llvm::Twine(*Offset) + " is past the end of '" +
-                           F.File + "'");
+      warn(OffsetNode, "offset " + llvm::Twine(*Offset) + " is past the end of '" + F.File + "'");
       return;
     }
-    auto It = std::upper_bound(T.Starts.begin(), T.Starts.end(),
-                               static_cast<size_t>(*Offset));
+    auto It = std::upper_bound(T.Starts.begin(), T.Starts.end(), static_cast<size_t>(*Offset));
     F.Line = static_cast<unsigned>(It - T.Starts.begin());
     F.Column = static_cast<unsigned>(*Offset - T.Starts[F.Line - 1] + 1);
     Out.push_back(std::move(F));
   }
 
-public:
+ public:
   /// A document with clang-tidy's keys was met.
   bool Recognised = false;
 
-private:
+ private:
   llvm::StringRef Name;
-  const Chunk &C;
+  const Chunk& C;
   llvm::StringRef BaseDir;
-  std::vector<Finding> &Out;
+  std::vector<Finding>& Out;
   llvm::SourceMgr SM;
 };
 
-} // namespace
+}  // namespace
 
-ReadResult readExportFixes(llvm::StringRef Name, llvm::StringRef Text,
-                           llvm::StringRef BaseDir, std::vector<Finding> &Out) {
+ReadResult readExportFixes(llvm::StringRef Name, llvm::StringRef Text, llvm::StringRef BaseDir,
+                           std::vector<Finding>& Out) {
   ReadResult Result;
-  for (const Chunk &C : splitDocuments(Text)) {
+  for (const Chunk& C : splitDocuments(Text)) {
     DocumentReader Reader(Name, C, BaseDir, Out);
     Reader.read();
     Result.Recognised |= Reader.Recognised;
@@ -282,4 +253,4 @@ ReadResult readExportFixes(llvm::StringRef Name, llvm::StringRef Text,
   return Result;
 }
 
-} // namespace tensor_tidy::report
+}  // namespace tensor_tidy::report

@@ -9,8 +9,8 @@
 
 namespace tensor_tidy::report {
 
-ReadResult readValidationLog(llvm::StringRef Name, llvm::StringRef Text,
-                             llvm::StringRef BaseDir, std::vector<Finding> &Out) {
+ReadResult readValidationLog(llvm::StringRef Name, llvm::StringRef Text, llvm::StringRef BaseDir,
+                             std::vector<Finding>& Out) {
   ReadResult Result;
   unsigned LineNo = 0;
   llvm::StringRef Rest = Text;
@@ -19,14 +19,13 @@ ReadResult readValidationLog(llvm::StringRef Name, llvm::StringRef Text,
     Rest = Tail;
     ++LineNo;
     llvm::StringRef Line = Raw.trim();
-    if (Line.empty())
-      continue;
+    if (Line.empty()) continue;
     llvm::Expected<llvm::json::Value> V = llvm::json::parse(Line);
     if (!V) {
       warnMalformed(Name, LineNo, "invalid JSON: " + llvm::toString(V.takeError()));
       continue;
     }
-    const llvm::json::Object *O = V->getAsObject();
+    const llvm::json::Object* O = V->getAsObject();
     if (!O) {
       warnMalformed(Name, LineNo, "record is not a JSON object");
       continue;
@@ -52,17 +51,13 @@ ReadResult readValidationLog(llvm::StringRef Name, llvm::StringRef Text,
     F.Check = Check->str();
     F.File = normalisePath(*File, BaseDir);
     F.Line = static_cast<unsigned>(*L);
-    if (auto C = O->getInteger("column"); C && *C > 0 && *C <= UINT32_MAX)
-      F.Column = static_cast<unsigned>(*C);
-    if (auto M = O->getString("message"))
-      F.Message = M->str();
-    if (auto Op = O->getString("op"))
-      F.Op = Op->str();
-    if (auto Fn = O->getString("function"))
-      F.Function = Fn->str();
+    if (auto C = O->getInteger("column"); C && *C > 0 && *C <= UINT32_MAX) F.Column = static_cast<unsigned>(*C);
+    if (auto M = O->getString("message")) F.Message = M->str();
+    if (auto Op = O->getString("op")) F.Op = Op->str();
+    if (auto Fn = O->getString("function")) F.Function = Fn->str();
     Out.push_back(std::move(F));
   }
   return Result;
 }
 
-} // namespace tensor_tidy::report
+}  // namespace tensor_tidy::report

@@ -16,8 +16,7 @@ std::string stripAnsi(llvm::StringRef Line) {
   for (size_t I = 0; I < Line.size(); ++I) {
     if (Line[I] == '\x1b' && I + 1 < Line.size() && Line[I + 1] == '[') {
       size_t J = I + 2;
-      while (J < Line.size() && !(Line[J] >= '@' && Line[J] <= '~'))
-        ++J;
+      while (J < Line.size() && !(Line[J] >= '@' && Line[J] <= '~')) ++J;
       I = J;
       continue;
     }
@@ -32,8 +31,7 @@ llvm::StringRef checkFromBracket(llvm::StringRef Bracket) {
   llvm::SmallVector<llvm::StringRef, 2> Parts;
   Bracket.split(Parts, ',');
   for (llvm::StringRef P : Parts)
-    if (!P.trim().starts_with("-") && !P.trim().empty())
-      return P.trim();
+    if (!P.trim().starts_with("-") && !P.trim().empty()) return P.trim();
   return {};
 }
 
@@ -49,14 +47,13 @@ bool isClangTidyChatter(llvm::StringRef Line) {
   return Known.match(Line);
 }
 
-} // namespace
+}  // namespace
 
-ReadResult readClangTidyText(llvm::StringRef Name, llvm::StringRef Text,
-                             llvm::StringRef BaseDir, std::vector<Finding> &Out) {
+ReadResult readClangTidyText(llvm::StringRef Name, llvm::StringRef Text, llvm::StringRef BaseDir,
+                             std::vector<Finding>& Out) {
   // Greedy file part: Windows drive letters and colons in paths still work,
   // because the line and column are the last two numbers before the level.
-  static const llvm::Regex Diag(
-      "^(.+):([0-9]+):([0-9]+): (warning|error): (.*) \\[([^]]+)\\]$");
+  static const llvm::Regex Diag("^(.+):([0-9]+):([0-9]+): (warning|error): (.*) \\[([^]]+)\\]$");
   ReadResult Result;
   unsigned LineNo = 0;
   llvm::StringRef Rest = Text;
@@ -78,8 +75,7 @@ ReadResult readClangTidyText(llvm::StringRef Name, llvm::StringRef Text,
       continue;
     }
     llvm::StringRef Check = checkFromBracket(M[6]);
-    if (Check.empty())
-      continue;
+    if (Check.empty()) continue;
     Finding F;
     F.From = Origin::Static;
     F.Check = Check.str();
@@ -92,4 +88,4 @@ ReadResult readClangTidyText(llvm::StringRef Name, llvm::StringRef Text,
   return Result;
 }
 
-} // namespace tensor_tidy::report
+}  // namespace tensor_tidy::report

@@ -10,9 +10,9 @@
 
 #include "Finding.h"
 
+#include <vector>
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
-#include <vector>
 
 namespace tensor_tidy::report {
 
@@ -34,7 +34,7 @@ constexpr unsigned MaxMalformedShown = 20;
 
 /// Reports a malformed part of an input on stderr and counts it (past
 /// MaxMalformedShown per input, counts only).
-void warnMalformed(llvm::StringRef File, unsigned Line, const llvm::Twine &Msg);
+void warnMalformed(llvm::StringRef File, unsigned Line, const llvm::Twine& Msg);
 
 /// Ends the current input's malformed reports: one line with the count of
 /// those not shown, if any.
@@ -46,19 +46,19 @@ unsigned malformedCount();
 /// Reads clang-tidy's text output (`file:line:col: warning: msg [check]`);
 /// notes, source excerpts and summaries are ignored. Relative paths are
 /// resolved against \p BaseDir.
-ReadResult readClangTidyText(llvm::StringRef Name, llvm::StringRef Text,
-                             llvm::StringRef BaseDir, std::vector<Finding> &Out);
+ReadResult readClangTidyText(llvm::StringRef Name, llvm::StringRef Text, llvm::StringRef BaseDir,
+                             std::vector<Finding>& Out);
 
 /// Reads clang-tidy -export-fixes YAML (one or more documents). File offsets
 /// are turned into lines and columns by reading the source files. Relative
 /// paths resolve against each diagnostic's BuildDirectory, else \p BaseDir.
-ReadResult readExportFixes(llvm::StringRef Name, llvm::StringRef Text,
-                           llvm::StringRef BaseDir, std::vector<Finding> &Out);
+ReadResult readExportFixes(llvm::StringRef Name, llvm::StringRef Text, llvm::StringRef BaseDir,
+                           std::vector<Finding>& Out);
 
 /// Reads a `TT_VALIDATE=record` log: one JSON object per line (see
 /// docs/runtime.md). Relative paths resolve against \p BaseDir.
-ReadResult readValidationLog(llvm::StringRef Name, llvm::StringRef Text,
-                             llvm::StringRef BaseDir, std::vector<Finding> &Out);
+ReadResult readValidationLog(llvm::StringRef Name, llvm::StringRef Text, llvm::StringRef BaseDir,
+                             std::vector<Finding>& Out);
 
 /// Guesses the kind of an input from its name, then its first bytes.
 InputKind detectInputKind(llvm::StringRef Name, llvm::StringRef Text);
@@ -73,6 +73,6 @@ std::string describeInput(llvm::StringRef Text);
 /// never a log, whose records are one object per line.
 bool isJsonDocument(llvm::StringRef Text);
 
-} // namespace tensor_tidy::report
+}  // namespace tensor_tidy::report
 
 #endif

@@ -7,7 +7,7 @@
 
 namespace tensor_tidy::report {
 
-void writeJson(llvm::raw_ostream &OS, const Report &R) {
+void writeJson(llvm::raw_ostream& OS, const Report& R) {
   Summary S = summarise(R);
   llvm::json::OStream J(OS, /*IndentSize=*/2);
   J.object([&] {
@@ -25,7 +25,7 @@ void writeJson(llvm::raw_ostream &OS, const Report &R) {
       J.attribute("unchanged", S.Unchanged);
     });
     J.attributeArray("findings", [&] {
-      for (const Entry &E : R.Entries) {
+      for (const Entry& E : R.Entries) {
         J.object([&] {
           J.attribute("group", groupName(E.Kind));
           J.attribute("check", jsonString(E.Check));
@@ -46,8 +46,7 @@ void writeJson(llvm::raw_ostream &OS, const Report &R) {
               J.attribute(ContextHashKey, E.ContextHash);
               J.attribute(LineHashKey, E.LineHash);
             });
-          if (R.HasBaseline)
-            J.attribute("baseline", E.InBaseline ? "unchanged" : "new");
+          if (R.HasBaseline) J.attribute("baseline", E.InBaseline ? "unchanged" : "new");
         });
       }
     });
@@ -55,4 +54,4 @@ void writeJson(llvm::raw_ostream &OS, const Report &R) {
   OS << "\n";
 }
 
-} // namespace tensor_tidy::report
+}  // namespace tensor_tidy::report

@@ -16,21 +16,16 @@ namespace {
 
 const char SrcRootId[] = "SRCROOT";
 
-std::string fileUri(llvm::StringRef AbsPath) {
-  return "file://" + uriEscape(AbsPath);
-}
+std::string fileUri(llvm::StringRef AbsPath) { return "file://" + uriEscape(AbsPath); }
 
-} // namespace
+}  // namespace
 
-void writeSarif(llvm::raw_ostream &OS, const Report &R, llvm::StringRef DocsDir,
-                llvm::StringRef Version) {
+void writeSarif(llvm::raw_ostream& OS, const Report& R, llvm::StringRef DocsDir, llvm::StringRef Version) {
   // Rules in name order; results refer to them by index too.
   std::map<std::string, unsigned> RuleIndex;
-  for (const Entry &E : R.Entries)
-    RuleIndex.try_emplace(E.Check, 0);
+  for (const Entry& E : R.Entries) RuleIndex.try_emplace(E.Check, 0);
   unsigned I = 0;
-  for (auto &[Name, Index] : RuleIndex)
-    Index = I++;
+  for (auto& [Name, Index] : RuleIndex) Index = I++;
 
   llvm::json::OStream J(OS, /*IndentSize=*/2);
   J.object([&] {
@@ -43,20 +38,16 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R, llvm::StringRef DocsDir,
             J.attribute("name", SarifDriverName);
             J.attribute("version", Version);
             J.attributeArray("rules", [&] {
-              for (auto &[Name, Index] : RuleIndex) {
+              for (auto& [Name, Index] : RuleIndex) {
                 CheckDoc Doc = loadCheckDoc(DocsDir, Name);
                 J.object([&] {
                   J.attribute("id", jsonString(Name));
-                  J.attributeObject("shortDescription", [&] {
-                    J.attribute("text", jsonString(Doc.Summary));
-                  });
+                  J.attributeObject("shortDescription", [&] { J.attribute("text", jsonString(Doc.Summary)); });
                   J.attributeObject("help", [&] {
                     J.attribute("text", jsonString(Doc.Summary));
-                    if (!Doc.Markdown.empty())
-                      J.attribute("markdown", jsonString(Doc.Markdown));
+                    if (!Doc.Markdown.empty()) J.attribute("markdown", jsonString(Doc.Markdown));
                   });
-                  J.attributeObject("defaultConfiguration",
-                                    [&] { J.attribute("level", "warning"); });
+                  J.attributeObject("defaultConfiguration", [&] { J.attribute("level", "warning"); });
                 });
               }
             });
@@ -71,13 +62,12 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R, llvm::StringRef DocsDir,
           });
         }
         J.attributeArray("results", [&] {
-          for (const Entry &E : R.Entries) {
+          for (const Entry& E : R.Entries) {
             J.object([&] {
               J.attribute("ruleId", jsonString(E.Check));
               J.attribute("ruleIndex", RuleIndex[E.Check]);
               J.attribute("level", "warning");
-              J.attributeObject("message",
-                                [&] { J.attribute("text", jsonString(E.Message)); });
+              J.attributeObject("message", [&] { J.attribute("text", jsonString(E.Message)); });
               J.attributeArray("locations", [&] {
                 J.object([&] {
                   J.attributeObject("physicalLocation", [&] {
@@ -95,8 +85,7 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R, llvm::StringRef DocsDir,
                     if (E.Line > 0)
                       J.attributeObject("region", [&] {
                         J.attribute("startLine", E.Line);
-                        if (E.Column)
-                          J.attribute("startColumn", E.Column);
+                        if (E.Column) J.attribute("startColumn", E.Column);
                       });
                   });
                 });
@@ -106,8 +95,7 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R, llvm::StringRef DocsDir,
                   J.attribute(ContextHashKey, E.ContextHash);
                   J.attribute(LineHashKey, E.LineHash);
                 });
-              if (R.HasBaseline)
-                J.attribute("baselineState", E.InBaseline ? "unchanged" : "new");
+              if (R.HasBaseline) J.attribute("baselineState", E.InBaseline ? "unchanged" : "new");
               J.attributeObject("properties", [&] {
                 J.attribute("group", groupName(E.Kind));
                 J.attribute("confirmed", E.Kind == Group::Confirmed);
@@ -129,4 +117,4 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R, llvm::StringRef DocsDir,
   OS << "\n";
 }
 
-} // namespace tensor_tidy::report
+}  // namespace tensor_tidy::report

@@ -12,8 +12,8 @@
 
 namespace clang::clangd {
 // Declared in clangd's tool/ClangdMain.h, which Debian does not install.
-int clangdMain(int Argc, char *Argv[]);
-} // namespace clang::clangd
+int clangdMain(int Argc, char* Argv[]);
+}  // namespace clang::clangd
 
 // clangd runs only the clang-tidy checks on its list of checks measured to
 // be fast (Diagnostics: ClangTidy: FastCheckFilter, default Strict), which
@@ -26,21 +26,15 @@ int clangdMain(int Argc, char *Argv[]);
 #define TT_IS_FAST_TIDY_CHECK _ZN5clang6clangd15isFastTidyCheckEN4llvm9StringRefE
 #define TT_CONCAT2(a, b) a##b
 #define TT_CONCAT(a, b) TT_CONCAT2(a, b)
-extern "C" std::optional<bool>
-    TT_CONCAT(__real_, TT_IS_FAST_TIDY_CHECK)(llvm::StringRef Check);
-extern "C" std::optional<bool>
-    TT_CONCAT(__wrap_, TT_IS_FAST_TIDY_CHECK)(llvm::StringRef Check) {
-  if (Check.starts_with("tensor-"))
-    return true;
+extern "C" std::optional<bool> TT_CONCAT(__real_, TT_IS_FAST_TIDY_CHECK)(llvm::StringRef Check);
+extern "C" std::optional<bool> TT_CONCAT(__wrap_, TT_IS_FAST_TIDY_CHECK)(llvm::StringRef Check) {
+  if (Check.starts_with("tensor-")) return true;
   return TT_CONCAT(__real_, TT_IS_FAST_TIDY_CHECK)(Check);
 }
 
 namespace clang::tidy {
 extern volatile int TensorModuleAnchorSource;
-[[maybe_unused]] static int TensorModuleAnchorDestination =
-    TensorModuleAnchorSource;
-} // namespace clang::tidy
+[[maybe_unused]] static int TensorModuleAnchorDestination = TensorModuleAnchorSource;
+}  // namespace clang::tidy
 
-int main(int Argc, char *Argv[]) {
-  return clang::clangd::clangdMain(Argc, Argv);
-}
+int main(int Argc, char* Argv[]) { return clang::clangd::clangdMain(Argc, Argv); }

@@ -23,11 +23,11 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <unistd.h>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "Config.h"
@@ -48,39 +48,35 @@ cl::opt<std::string> Devices("devices", cl::value_desc("n"), cl::init("1"),
                              cl::desc("number of emulated CUDA devices, 1 to 16 (default 1)"), cl::cat(Category));
 cl::opt<std::string> Program(cl::Positional, cl::Required, cl::desc("PROGRAM [ARGS...]"), cl::cat(Category));
 
-int fail(const Twine &Message) {
+int fail(const Twine& Message) {
   errs() << "tensor-run: " << Message << "\n";
   return ExitUsage;
 }
 
 // PROGRAM as execvp would find it: as given when it has a '/', else on PATH.
-std::string resolveProgram(const std::string &Name) {
-  if (Name.find('/') != std::string::npos)
-    return Name;
-  if (ErrorOr<std::string> P = sys::findProgramByName(Name))
-    return *P;
+std::string resolveProgram(const std::string& Name) {
+  if (Name.find('/') != std::string::npos) return Name;
+  if (ErrorOr<std::string> P = sys::findProgramByName(Name)) return *P;
   return "";
 }
 
 // Why PATH is not a dynamically linked x86-64 ELF executable, or "".
-std::string checkElf(const std::string &Path) {
+std::string checkElf(const std::string& Path) {
   Expected<object::OwningBinary<object::ObjectFile>> Obj = object::ObjectFile::createObjectFile(Path);
   if (!Obj) {
     consumeError(Obj.takeError());
     return "is not an ELF executable (a script? run tensor-run on the LibTorch program it starts)";
   }
-  auto *Elf = dyn_cast<object::ELF64LEObjectFile>(Obj->getBinary());
-  if (!Elf || Elf->getELFFile().getHeader().e_machine != ELF::EM_X86_64)
-    return "is not an x86-64 ELF executable";
+  auto* Elf = dyn_cast<object::ELF64LEObjectFile>(Obj->getBinary());
+  if (!Elf || Elf->getELFFile().getHeader().e_machine != ELF::EM_X86_64) return "is not an x86-64 ELF executable";
   Expected<ArrayRef<object::ELF64LE::Phdr>> Headers = Elf->getELFFile().program_headers();
   if (!Headers) {
     consumeError(Headers.takeError());
     return "is a malformed ELF file";
   }
   const StringRef File = Elf->getData();
-  for (const auto &H : *Headers) {
-    if (H.p_type != ELF::PT_INTERP)
-      continue;
+  for (const auto& H : *Headers) {
+    if (H.p_type != ELF::PT_INTERP) continue;
     if (H.p_offset > File.size() || H.p_filesz > File.size() - H.p_offset)
       return "is a malformed ELF file (its interpreter lies outside it)";
     // Only glibc's loader lists a program's libraries without running it
@@ -96,8 +92,8 @@ std::string checkElf(const std::string &Path) {
 // The libraries the dynamic loader would load for PATH, as "soname path"
 // pairs: the loader's trace mode (what ldd runs), which maps the objects and
 // exits without running the program.
-bool loadedLibraries(const std::string &Path, std::vector<std::pair<std::string, std::string>> &Out,
-                     std::string &Error) {
+bool loadedLibraries(const std::string& Path, std::vector<std::pair<std::string, std::string>>& Out,
+                     std::string& Error) {
   SmallString<128> Trace;
   if (std::error_code EC = sys::fs::createTemporaryFile("tensor-run-ldd", "txt", Trace)) {
     Error = "cannot create a temporary file: " + EC.message();
@@ -105,12 +101,10 @@ bool loadedLibraries(const std::string &Path, std::vector<std::pair<std::string,
   }
   std::vector<StringRef> Env;
   std::vector<std::string> Storage;
-  for (char **E = environ; *E; ++E)
-    Storage.emplace_back(*E);
+  for (char** E = environ; *E; ++E) Storage.emplace_back(*E);
   Storage.emplace_back("LD_TRACE_LOADED_OBJECTS=1");
-  for (const std::string &S : Storage)
-    if (!StringRef(S).starts_with("LD_PRELOAD="))
-      Env.push_back(S);
+  for (const std::string& S : Storage)
+    if (!StringRef(S).starts_with("LD_PRELOAD=")) Env.push_back(S);
   std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Trace), StringRef("")};
   std::string ExecError;
   const int Rc = sys::ExecuteAndWait(Path, {Path}, ArrayRef(Env), Redirects, /*SecondsToWait=*/60, 0, &ExecError);
@@ -125,47 +119,41 @@ bool loadedLibraries(const std::string &Path, std::vector<std::pair<std::string,
   for (StringRef L : Lines) {
     L = L.trim();
     auto [Name, Rest] = L.split(" => ");
-    if (Rest.empty())
-      continue;
+    if (Rest.empty()) continue;
     StringRef Where = Rest.split(" (").first.trim();
     Out.emplace_back(Name.str(), Where.str());
   }
   return true;
 }
 
-std::string realPath(const std::string &P) {
+std::string realPath(const std::string& P) {
   SmallString<256> Real;
-  if (sys::fs::real_path(P, Real))
-    return P;
+  if (sys::fs::real_path(P, Real)) return P;
   return std::string(Real);
 }
 
-} // namespace
+}  // namespace
 
 // The driver's own arguments end at PROGRAM: the first argument that is not
 // an option, or the one after "--". The rest are the program's, untouched
 // (LLVM's parser would expand an @file among them).
-int programIndex(int argc, char **argv) {
+int programIndex(int argc, char** argv) {
   for (int I = 1; I < argc; ++I) {
     const StringRef A = argv[I];
-    if (A == "--")
-      return I + 1;
-    if (!A.starts_with("-") || A == "-")
-      return I;
-    if ((A == "--record" || A == "-record" || A == "--devices" || A == "-devices") && I + 1 < argc)
-      ++I;
+    if (A == "--") return I + 1;
+    if (!A.starts_with("-") || A == "-") return I;
+    if ((A == "--record" || A == "-record" || A == "--devices" || A == "-devices") && I + 1 < argc) ++I;
   }
   return argc;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   const int ProgramAt = programIndex(argc, argv);
-  std::vector<char *> ProgramArgs;
-  for (int I = ProgramAt + 1; I < argc; ++I)
-    ProgramArgs.push_back(argv[I]);
+  std::vector<char*> ProgramArgs;
+  for (int I = ProgramAt + 1; I < argc; ++I) ProgramArgs.push_back(argv[I]);
   const int DriverArgc = ProgramAt < argc ? ProgramAt + 1 : argc;
   cl::HideUnrelatedOptions(Category);
-  cl::SetVersionPrinter([](raw_ostream &OS) {
+  cl::SetVersionPrinter([](raw_ostream& OS) {
     OS << "tensor-run " << TT_TENSOR_RUN_VERSION << " (tensor-tidy), for LibTorch " << TT_TORCH_VERSION << "\n";
   });
   if (!cl::ParseCommandLineOptions(
@@ -180,54 +168,45 @@ int main(int argc, char **argv) {
     return ExitUsage;
 
   const int DeviceCount = tensor_run::parse_device_count(Devices.c_str());
-  if (DeviceCount == 0)
-    return fail("--devices=" + Devices + " is not a number of devices from 1 to 16");
+  if (DeviceCount == 0) return fail("--devices=" + Devices + " is not a number of devices from 1 to 16");
 
   const std::string Path = resolveProgram(Program);
-  if (Path.empty())
-    return fail("'" + Program + "' not found on PATH");
-  if (!sys::fs::exists(Path))
-    return fail("'" + Path + "' does not exist");
-  if (sys::fs::is_directory(Path))
-    return fail("'" + Path + "' is a directory");
-  if (!sys::fs::can_execute(Path))
-    return fail("'" + Path + "' is not executable");
-  if (std::string Why = checkElf(Path); !Why.empty())
-    return fail("'" + Path + "' " + Why);
+  if (Path.empty()) return fail("'" + Program + "' not found on PATH");
+  if (!sys::fs::exists(Path)) return fail("'" + Path + "' does not exist");
+  if (sys::fs::is_directory(Path)) return fail("'" + Path + "' is a directory");
+  if (!sys::fs::can_execute(Path)) return fail("'" + Path + "' is not executable");
+  if (std::string Why = checkElf(Path); !Why.empty()) return fail("'" + Path + "' " + Why);
 
   std::vector<std::pair<std::string, std::string>> Libraries;
   std::string Error;
-  if (!loadedLibraries(Path, Libraries, Error))
-    return fail("'" + Path + "': " + Error);
+  if (!loadedLibraries(Path, Libraries, Error)) return fail("'" + Path + "': " + Error);
   std::string C10;
-  for (const auto &[Name, Where] : Libraries)
+  for (const auto& [Name, Where] : Libraries)
     if (StringRef(Name).starts_with("libc10.so")) {
       if (Where == "not found")
         return fail("'" + Path + "' needs " + Name + ", which the dynamic loader does not find");
       C10 = Where;
     }
   if (C10.empty())
-    return fail("'" + Path + "' is not dynamically linked against LibTorch (libc10.so is not among the libraries "
+    return fail("'" + Path +
+                "' is not dynamically linked against LibTorch (libc10.so is not among the libraries "
                 "it loads); tensor-run instruments LibTorch programs");
   if (realPath(C10) != realPath(TT_TORCH_C10_LIBRARY))
     return fail(tensor_run::other_libtorch_message("'" + Path + "'", C10));
 
   // The library, at ../lib from this binary (build/bin -> build/lib).
-  SmallString<256> Library(sys::path::parent_path(
-      sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&fail))));
+  SmallString<256> Library(sys::path::parent_path(sys::fs::getMainExecutable(argv[0], reinterpret_cast<void*>(&fail))));
   sys::path::remove_filename(Library);
   sys::path::append(Library, "lib", "libtensor-run.so");
-  if (!sys::fs::exists(Library))
-    return fail("its library is missing: " + Library + " (build the tensor_run target)");
+  if (!sys::fs::exists(Library)) return fail("its library is missing: " + Library + " (build the tensor_run target)");
   // The loader splits LD_PRELOAD at spaces and colons: such a path would be
   // ignored and the program would run uninstrumented.
   if (StringRef(Library).find_first_of(" :") != StringRef::npos)
     return fail("its library cannot be preloaded from a path with a space or a colon: " + Library);
 
   // --record '' would otherwise be no --record at all: raise mode, silently.
-  if (RecordFile.getNumOccurrences() && RecordFile.empty())
-    return fail("--record needs a file name");
-  const char *Mode = std::getenv("TT_VALIDATE");
+  if (RecordFile.getNumOccurrences() && RecordFile.empty()) return fail("--record needs a file name");
+  const char* Mode = std::getenv("TT_VALIDATE");
   if (RecordFile.empty() && Mode && *Mode && std::strcmp(Mode, "raise") != 0 && std::strcmp(Mode, "record") != 0)
     return fail(std::string("TT_VALIDATE=") + Mode + " is not raise or record");
   // The record file, from --record or from TT_VALIDATE=record with
@@ -235,7 +214,7 @@ int main(int argc, char **argv) {
   // program starts: every record of a run that cannot write them is lost.
   std::string Log = RecordFile;
   if (Log.empty() && Mode && std::strcmp(Mode, "record") == 0) {
-    const char *EnvLog = std::getenv("TT_VALIDATE_LOG");
+    const char* EnvLog = std::getenv("TT_VALIDATE_LOG");
     Log = EnvLog && *EnvLog ? EnvLog : tensor_run::Config().log_path;
   }
   if (!Log.empty()) {
@@ -243,8 +222,7 @@ int main(int argc, char **argv) {
     SmallString<256> Abs(Log);
     if (std::error_code EC = sys::fs::make_absolute(Abs))
       return fail("cannot resolve the record file " + Log + ": " + EC.message());
-    if (sys::fs::is_directory(Abs))
-      return fail("cannot write the record file " + Abs + ": it is a directory");
+    if (sys::fs::is_directory(Abs)) return fail("cannot write the record file " + Abs + ": it is a directory");
     int FD;
     if (std::error_code EC = sys::fs::openFileForWrite(Abs, FD, sys::fs::CD_OpenAlways, sys::fs::OF_Append))
       return fail("cannot write the record file " + Abs + ": " + EC.message());
@@ -254,13 +232,12 @@ int main(int argc, char **argv) {
   }
 
   std::string Preload = std::string(Library);
-  if (const char *Old = std::getenv("LD_PRELOAD"); Old && *Old)
-    Preload += std::string(":") + Old;
+  if (const char* Old = std::getenv("LD_PRELOAD"); Old && *Old) Preload += std::string(":") + Old;
   setenv("LD_PRELOAD", Preload.c_str(), 1);
   setenv("TENSOR_RUN_DEVICES", std::to_string(DeviceCount).c_str(), 1);
 
-  std::vector<char *> Argv;
-  Argv.push_back(const_cast<char *>(Program.c_str()));
+  std::vector<char*> Argv;
+  Argv.push_back(const_cast<char*>(Program.c_str()));
   Argv.insert(Argv.end(), ProgramArgs.begin(), ProgramArgs.end());
   Argv.push_back(nullptr);
   execv(Path.c_str(), Argv.data());

@@ -31,10 +31,9 @@ bool isCudaSource(llvm::StringRef Path);
 /// directory above ptxas on PATH, /usr/local/cuda, /usr/lib/cuda.
 /// \p Args: the command line, for a -nocudainc of the user's (then only the
 /// warning is silenced) or a --cuda-path (then the toolkit is that one).
-std::vector<std::string> cudaArgs(llvm::ArrayRef<std::string> Sources,
-                                  llvm::ArrayRef<const char *> Args,
+std::vector<std::string> cudaArgs(llvm::ArrayRef<std::string> Sources, llvm::ArrayRef<const char*> Args,
                                   llvm::StringRef CompatDir);
 
-} // namespace tensor_tidy
+}  // namespace tensor_tidy
 
 #endif

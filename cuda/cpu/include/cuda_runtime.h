@@ -51,8 +51,7 @@ void launch_erased(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t strea
 /// compiles that path once instead of once per kernel instance (minutes
 /// per .cu file otherwise).
 template <class... Params, class... Args>
-void launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream,
-            Args&&... args) {
+void launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream, Args&&... args) {
   static_assert(sizeof...(Params) == sizeof...(Args), "a kernel launch with the wrong number of arguments");
   launch_erased(grid, block, shared_bytes, stream,
                 [kernel, ... copies = std::decay_t<Params>(std::forward<Args>(args))]() { kernel(copies...); });
@@ -169,8 +168,11 @@ inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned flags) {
   return hipEventCreateWithFlags(e, static_cast<hipEventFlags>(flags));
 }
 inline cudaError_t cudaEventDestroy(cudaEvent_t e) { return hipEventDestroy(e); }
-inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) { return hipEventElapsedTime(ms, a, b); }
-inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t s = nullptr) {
+inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
+  return hipEventElapsedTime(ms, a, b);
+}
+inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind kind,
+                                   cudaStream_t s = nullptr) {
   return hipMemcpyAsync(dst, src, n, kind, s);
 }
 /// One host, so a peer copy is a device-to-device copy on the source's stream.

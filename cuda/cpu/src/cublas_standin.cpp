@@ -36,8 +36,10 @@ double load(const void* p, cudaDataType_t t, int64_t i) {
 void store(void* p, cudaDataType_t t, int64_t i, double v) {
   with_element_type(t, [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (std::is_same_v<T, double>) static_cast<T*>(p)[i] = v;
-    else static_cast<T*>(p)[i] = T(static_cast<float>(v));
+    if constexpr (std::is_same_v<T, double>)
+      static_cast<T*>(p)[i] = v;
+    else
+      static_cast<T*>(p)[i] = T(static_cast<float>(v));
   });
 }
 
@@ -145,6 +147,6 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cub
                             int k, const void* alpha, const void* A, cudaDataType_t Atype, int lda, const void* B,
                             cudaDataType_t Btype, int ldb, const void* beta, void* C, cudaDataType_t Ctype, int ldc,
                             cublasComputeType_t computeType, cublasGemmAlgo_t algo) {
-  return cublasGemmStridedBatchedEx(handle, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta,
-                                    C, Ctype, ldc, 0, 1, computeType, algo);
+  return cublasGemmStridedBatchedEx(handle, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta, C,
+                                    Ctype, ldc, 0, 1, computeType, algo);
 }

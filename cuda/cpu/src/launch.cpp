@@ -8,8 +8,9 @@
 namespace tt::cuda_on_cpu {
 
 void launch_erased(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream, std::function<void()> thread) {
-  hip::detail::launch(grid, block, static_cast<std::uint32_t>(shared_bytes), stream,
-                      [](const std::function<void()>& f) noexcept { f(); }, std::make_tuple(std::move(thread)));
+  hip::detail::launch(
+      grid, block, static_cast<std::uint32_t>(shared_bytes), stream,
+      [](const std::function<void()>& f) noexcept { f(); }, std::make_tuple(std::move(thread)));
 }
 
 }  // namespace tt::cuda_on_cpu

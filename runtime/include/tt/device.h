@@ -24,8 +24,7 @@ constexpr DeviceType kCUDA = DeviceType::CUDA;
 /// or a CPU index other than -1/0.
 class Device {
  public:
-  /* implicit */ Device(DeviceType type, int index = -1,
-                        std::source_location loc = std::source_location::current());
+  /* implicit */ Device(DeviceType type, int index = -1, std::source_location loc = std::source_location::current());
   /* implicit */ Device(const std::string& spec, std::source_location loc = std::source_location::current());
   /* implicit */ Device(const char* spec, std::source_location loc = std::source_location::current())
       : Device(std::string(spec), loc) {}

@@ -36,22 +36,32 @@ class Error : public std::runtime_error {
 
 /// Operands on different devices ("Expected all tensors to be on the same
 /// device, but found at least two devices, cuda:0 and cpu!").
-class DeviceMismatchError : public Error { using Error::Error; };
+class DeviceMismatchError : public Error {
+  using Error::Error;
+};
 /// Operands whose dtypes an op refuses to mix (matmul does not promote; an
 /// in-place result that cannot be cast to the output; data_ptr<T> of
 /// another dtype; an op not implemented for a dtype).
-class DTypeMismatchError : public Error { using Error::Error; };
+class DTypeMismatchError : public Error {
+  using Error::Error;
+};
 /// Shapes that do not broadcast, matmul shapes that do not chain, views
 /// incompatible with a size or stride.
-class ShapeError : public Error { using Error::Error; };
+class ShapeError : public Error {
+  using Error::Error;
+};
 /// A cuda device was asked for and there is none ("CUDA is not available"),
 /// or its index is out of range ("CUDA error: invalid device ordinal").
-class CudaUnavailableError : public Error { using Error::Error; };
+class CudaUnavailableError : public Error {
+  using Error::Error;
+};
 /// A bad argument: negative sizes, dim out of range, item() on many
 /// elements, requires_grad on a non-floating dtype, a shape whose number of
 /// elements or bytes overflows ("numel: integer multiplication overflow"),
 /// a malformed TT_* environment variable (ConfigurationError).
-class ValueError : public Error { using Error::Error; };
+class ValueError : public Error {
+  using Error::Error;
+};
 /// A malformed TT_* environment variable, or a record-mode log that cannot
 /// be written: the program's setting, not a line of it. what() names the
 /// variable and what it accepts ("tt: environment variable TT_VALIDATE=
@@ -66,6 +76,8 @@ class ConfigurationError : public ValueError {
 /// An allocation the machine cannot satisfy ("CPU out of memory: tried to
 /// allocate 8.00 EiB"), as c10::OutOfMemoryError; never a crash or a null
 /// pointer.
-class OutOfMemoryError : public Error { using Error::Error; };
+class OutOfMemoryError : public Error {
+  using Error::Error;
+};
 
 }  // namespace tt

@@ -48,14 +48,22 @@ namespace detail {
 // float dtype, anything else its own type.
 template <class T>
 constexpr ScalarType literal_dtype() {
-  if constexpr (std::is_same_v<T, bool>) return ScalarType::Bool;
-  else if constexpr (std::is_same_v<T, uint8_t>) return ScalarType::Byte;
-  else if constexpr (std::is_same_v<T, int8_t>) return ScalarType::Char;
-  else if constexpr (std::is_same_v<T, int16_t>) return ScalarType::Short;
-  else if constexpr (std::is_integral_v<T>) return ScalarType::Long;
-  else if constexpr (std::is_same_v<T, Half>) return ScalarType::Half;
-  else if constexpr (std::is_same_v<T, BFloat16>) return ScalarType::BFloat16;
-  else return default_dtype();
+  if constexpr (std::is_same_v<T, bool>)
+    return ScalarType::Bool;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return ScalarType::Byte;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return ScalarType::Char;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return ScalarType::Short;
+  else if constexpr (std::is_integral_v<T>)
+    return ScalarType::Long;
+  else if constexpr (std::is_same_v<T, Half>)
+    return ScalarType::Half;
+  else if constexpr (std::is_same_v<T, BFloat16>)
+    return ScalarType::BFloat16;
+  else
+    return default_dtype();
 }
 // Builds a tensor of `dtype` from doubles (exact for every value the
 // literals can hold except int64 beyond 2^53, which goes through `ints`).
@@ -64,7 +72,10 @@ Tensor tensor_from_values(const std::vector<double>& values, const std::vector<i
 template <class T>
 void append_value(std::vector<double>& d, std::vector<int64_t>& i, T v) {
   d.push_back(static_cast<double>(v));
-  if constexpr (std::is_integral_v<T>) i.push_back(static_cast<int64_t>(v)); else i.push_back(0);
+  if constexpr (std::is_integral_v<T>)
+    i.push_back(static_cast<int64_t>(v));
+  else
+    i.push_back(0);
 }
 }  // namespace detail
 
@@ -72,28 +83,34 @@ void append_value(std::vector<double>& d, std::vector<int64_t>& i, T v) {
 /// `tensor(2)` int64, `tensor(true)` bool).
 template <ScalarLike T>
 Tensor tensor(T value, TensorOptions options = {}, SourceLoc loc = SourceLoc::current()) {
-  std::vector<double> d; std::vector<int64_t> i;
+  std::vector<double> d;
+  std::vector<int64_t> i;
   detail::append_value(d, i, value);
   return detail::tensor_from_values(d, &i, {}, detail::literal_dtype<T>(), options, loc);
 }
 /// A 1-D tensor from a list of values.
 template <ScalarLike T>
 Tensor tensor(std::initializer_list<T> values, TensorOptions options = {}, SourceLoc loc = SourceLoc::current()) {
-  std::vector<double> d; std::vector<int64_t> i;
+  std::vector<double> d;
+  std::vector<int64_t> i;
   for (T v : values) detail::append_value(d, i, v);
-  return detail::tensor_from_values(d, &i, {static_cast<int64_t>(values.size())}, detail::literal_dtype<T>(), options, loc);
+  return detail::tensor_from_values(d, &i, {static_cast<int64_t>(values.size())}, detail::literal_dtype<T>(), options,
+                                    loc);
 }
 template <ScalarLike T>
 Tensor tensor(const std::vector<T>& values, TensorOptions options = {}, SourceLoc loc = SourceLoc::current()) {
-  std::vector<double> d; std::vector<int64_t> i;
+  std::vector<double> d;
+  std::vector<int64_t> i;
   for (T v : values) detail::append_value(d, i, v);
-  return detail::tensor_from_values(d, &i, {static_cast<int64_t>(values.size())}, detail::literal_dtype<T>(), options, loc);
+  return detail::tensor_from_values(d, &i, {static_cast<int64_t>(values.size())}, detail::literal_dtype<T>(), options,
+                                    loc);
 }
 /// A 2-D tensor from nested lists; ShapeError if the rows differ in length.
 template <ScalarLike T>
 Tensor tensor(std::initializer_list<std::initializer_list<T>> rows, TensorOptions options = {},
               SourceLoc loc = SourceLoc::current()) {
-  std::vector<double> d; std::vector<int64_t> i;
+  std::vector<double> d;
+  std::vector<int64_t> i;
   int64_t cols = rows.size() ? static_cast<int64_t>(rows.begin()->size()) : 0;
   std::vector<int64_t> sizes{static_cast<int64_t>(rows.size()), cols};
   for (const auto& r : rows) {

@@ -112,8 +112,10 @@ Tensor mean(const Tensor& x, IntArrayRef dims, bool keepdim = false, SourceLoc l
 Tensor max(const Tensor& x, SourceLoc loc = SourceLoc::current());
 Tensor min(const Tensor& x, SourceLoc loc = SourceLoc::current());
 /// (values, int64 indices) along dim; first index wins on ties.
-std::tuple<Tensor, Tensor> max(const Tensor& x, int64_t dim, bool keepdim = false, SourceLoc loc = SourceLoc::current());
-std::tuple<Tensor, Tensor> min(const Tensor& x, int64_t dim, bool keepdim = false, SourceLoc loc = SourceLoc::current());
+std::tuple<Tensor, Tensor> max(const Tensor& x, int64_t dim, bool keepdim = false,
+                               SourceLoc loc = SourceLoc::current());
+std::tuple<Tensor, Tensor> min(const Tensor& x, int64_t dim, bool keepdim = false,
+                               SourceLoc loc = SourceLoc::current());
 /// int64 index of the maximum, of the flattened tensor when dim is absent.
 Tensor argmax(const Tensor& x, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
               SourceLoc loc = SourceLoc::current());

@@ -21,10 +21,26 @@ class TensorOptions {
   /* implicit */ TensorOptions(Device d) : device_(d) {}
   /* implicit */ TensorOptions(DeviceType d) : device_(Device(d)) {}
 
-  TensorOptions dtype(ScalarType t) const { auto o = *this; o.dtype_ = t; return o; }
-  TensorOptions device(Device d) const { auto o = *this; o.device_ = d; return o; }
-  TensorOptions requires_grad(bool r) const { auto o = *this; o.requires_grad_ = r; return o; }
-  TensorOptions pinned_memory(bool p) const { auto o = *this; o.pinned_ = p; return o; }
+  TensorOptions dtype(ScalarType t) const {
+    auto o = *this;
+    o.dtype_ = t;
+    return o;
+  }
+  TensorOptions device(Device d) const {
+    auto o = *this;
+    o.device_ = d;
+    return o;
+  }
+  TensorOptions requires_grad(bool r) const {
+    auto o = *this;
+    o.requires_grad_ = r;
+    return o;
+  }
+  TensorOptions pinned_memory(bool p) const {
+    auto o = *this;
+    o.pinned_ = p;
+    return o;
+  }
 
   ScalarType dtype() const { return dtype_.value_or(default_dtype()); }
   Device device() const { return device_.value_or(Device(kCPU)); }

@@ -32,8 +32,6 @@ inline constexpr Index kTable[kCount][kCount] = {
 };
 
 /// The dtype a and b promote to (indices of Index; kCount for none).
-constexpr Index promote(Index a, Index b) {
-  return a < kCount && b < kCount ? kTable[a][b] : kCount;
-}
+constexpr Index promote(Index a, Index b) { return a < kCount && b < kCount ? kTable[a][b] : kCount; }
 
 }  // namespace tt::promotion

@@ -24,11 +24,17 @@ class Scalar {
   template <ScalarLike T>
   /* implicit */ Scalar(T v) {
     if constexpr (std::is_same_v<T, bool>) {
-      type_ = ScalarType::Bool; i_ = v ? 1 : 0; d_ = i_;
+      type_ = ScalarType::Bool;
+      i_ = v ? 1 : 0;
+      d_ = i_;
     } else if constexpr (std::is_integral_v<T>) {
-      type_ = ScalarType::Long; i_ = static_cast<int64_t>(v); d_ = static_cast<double>(v);
+      type_ = ScalarType::Long;
+      i_ = static_cast<int64_t>(v);
+      d_ = static_cast<double>(v);
     } else {
-      type_ = ScalarType::Double; d_ = static_cast<double>(v); i_ = 0;
+      type_ = ScalarType::Double;
+      d_ = static_cast<double>(v);
+      i_ = 0;
     }
   }
 

@@ -17,16 +17,16 @@ struct BFloat16;
 /// cpu and cuda kernels) expands it, so a dtype is added in one place.
 /// _(C++ element type, c10 name, Python name). The order is the enum's.
 /// Short (int16) is needed by promotion: uint8 + int8 -> int16.
-#define TT_FORALL_SCALAR_TYPES(_) \
-  _(uint8_t, Byte, uint8)         \
-  _(int8_t, Char, int8)           \
-  _(int16_t, Short, int16)        \
-  _(int32_t, Int, int32)          \
-  _(int64_t, Long, int64)         \
-  _(::tt::Half, Half, float16)    \
+#define TT_FORALL_SCALAR_TYPES(_)       \
+  _(uint8_t, Byte, uint8)               \
+  _(int8_t, Char, int8)                 \
+  _(int16_t, Short, int16)              \
+  _(int32_t, Int, int32)                \
+  _(int64_t, Long, int64)               \
+  _(::tt::Half, Half, float16)          \
   _(::tt::BFloat16, BFloat16, bfloat16) \
-  _(float, Float, float32)        \
-  _(double, Double, float64)      \
+  _(float, Float, float32)              \
+  _(double, Double, float64)            \
   _(bool, Bool, bool)
 
 /// Element type of a tensor. Printed with c10's names (Float, Half, Long...)
@@ -35,7 +35,7 @@ enum class ScalarType : int8_t {
 #define TT_DEFINE_ENUM(ctype, name, py) name,
   TT_FORALL_SCALAR_TYPES(TT_DEFINE_ENUM)
 #undef TT_DEFINE_ENUM
-  Undefined,
+      Undefined,
 };
 
 constexpr ScalarType kBool = ScalarType::Bool;

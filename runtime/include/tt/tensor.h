@@ -122,8 +122,8 @@ class Tensor {
   Tensor t(SourceLoc loc = SourceLoc::current()) const;
   Tensor permute(IntArrayRef dims, SourceLoc loc = SourceLoc::current()) const;
   /// Elements start..end (clamped, Python-style negatives) every step along dim.
-  Tensor slice(int64_t dim = 0, int64_t start = 0, int64_t end = std::numeric_limits<int64_t>::max(),
-               int64_t step = 1, SourceLoc loc = SourceLoc::current()) const;
+  Tensor slice(int64_t dim = 0, int64_t start = 0, int64_t end = std::numeric_limits<int64_t>::max(), int64_t step = 1,
+               SourceLoc loc = SourceLoc::current()) const;
   Tensor narrow(int64_t dim, int64_t start, int64_t length, SourceLoc loc = SourceLoc::current()) const;
   /// Drops dim by indexing it (ValueError if index out of range).
   Tensor select(int64_t dim, int64_t index, SourceLoc loc = SourceLoc::current()) const;
@@ -142,7 +142,8 @@ class Tensor {
   /// Moves to device. CudaUnavailableError if the device is cuda and no CUDA
   /// backend (real or TT_EMULATE_CUDA) exists, or the index is out of range.
   Tensor to(Device device, bool non_blocking = false, bool copy = false, SourceLoc loc = SourceLoc::current()) const;
-  Tensor to(DeviceType device, bool non_blocking = false, bool copy = false, SourceLoc loc = SourceLoc::current()) const {
+  Tensor to(DeviceType device, bool non_blocking = false, bool copy = false,
+            SourceLoc loc = SourceLoc::current()) const {
     return to(Device(device), non_blocking, copy, loc);
   }
   /// Casts to dtype (round to nearest even for float16/bfloat16).
@@ -150,7 +151,8 @@ class Tensor {
   Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false,
             SourceLoc loc = SourceLoc::current()) const;
   /// To other's device and dtype.
-  Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false, SourceLoc loc = SourceLoc::current()) const;
+  Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false,
+            SourceLoc loc = SourceLoc::current()) const;
   Tensor toType(ScalarType dtype, SourceLoc loc = SourceLoc::current()) const;
   Tensor half(SourceLoc loc = SourceLoc::current()) const;
   Tensor bfloat16(SourceLoc loc = SourceLoc::current()) const;

@@ -40,7 +40,6 @@ bool can_append_validation_log(const std::string& path, std::string* reason) noe
 /// record survives a crash right after it. Returns false and sets `error`
 /// (e.g. "cannot open /x/log.jsonl: Permission denied") on failure; never
 /// throws.
-bool append_validation_record(const std::string& path, const ValidationRecord& record,
-                              std::string* error) noexcept;
+bool append_validation_record(const std::string& path, const ValidationRecord& record, std::string* error) noexcept;
 
 }  // namespace tt

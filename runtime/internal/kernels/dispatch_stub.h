@@ -83,7 +83,8 @@ class DispatchStub<DeviceArg, R(Args...)> {
 #define TT_DECLARE_DISPATCH(name, device_arg, ...) \
   extern ::tt::detail::kernels::DispatchStub<device_arg, __VA_ARGS__> name
 /// Defines a declared stub with its cpu function, in the cpu kernel's file.
-#define TT_DEFINE_DISPATCH(name, cpu_fn) constinit decltype(name) name{#name, cpu_fn}
+#define TT_DEFINE_DISPATCH(name, cpu_fn) \
+  constinit decltype(name) name { #name, cpu_fn }
 
 /// The user's call site of the op now running on this thread, set by the op
 /// layer (resolve_device, require_host_kernels) before any allocation or

@@ -23,15 +23,18 @@ enum class BinaryOp { Add, Sub, Mul, Div, Pow, Eq, Ne, Lt, Le, Gt, Ge };
 // out = a op b (Add/Sub: a op alpha*b). a and b have the compute dtype;
 // out has it too, or Bool for comparisons.
 TT_DECLARE_DISPATCH(binary, 1,
-                    void(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const TensorImpl& b, const Scalar& alpha));
+                    void(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const TensorImpl& b,
+                         const Scalar& alpha));
 
 enum class UnaryOp { Neg, Abs, Relu, Sigmoid, Tanh, Exp, Log, Sqrt };
 // out = op(in), both of one dtype.
 TT_DECLARE_DISPATCH(unary, 1, void(UnaryOp op, const TensorImpl& out, const TensorImpl& in));
 TT_DECLARE_DISPATCH(clamp, 0,
-                    void(const TensorImpl& out, const TensorImpl& in, std::optional<double> lo, std::optional<double> hi));
+                    void(const TensorImpl& out, const TensorImpl& in, std::optional<double> lo,
+                         std::optional<double> hi));
 // out = cond ? x : y; x, y and out share a dtype.
-TT_DECLARE_DISPATCH(where, 0, void(const TensorImpl& out, const TensorImpl& cond, const TensorImpl& x, const TensorImpl& y));
+TT_DECLARE_DISPATCH(where, 0,
+                    void(const TensorImpl& out, const TensorImpl& cond, const TensorImpl& x, const TensorImpl& y));
 
 enum class ReduceOp { Sum, Mean, Max, Min, ArgMax };
 // Reduces a contiguous input viewed as [outer, r, inner] over r into
@@ -42,7 +45,8 @@ TT_DECLARE_DISPATCH(reduce, 1,
                          const TensorImpl* out, const TensorImpl* indices));
 // Softmax / log-softmax over r of a contiguous [outer, r, inner] input.
 TT_DECLARE_DISPATCH(softmax, 1,
-                    void(bool log, const TensorImpl& in, const TensorImpl& out, int64_t outer, int64_t r, int64_t inner));
+                    void(bool log, const TensorImpl& in, const TensorImpl& out, int64_t outer, int64_t r,
+                         int64_t inner));
 
 // C[b] = A[b] @ B[b] for contiguous batches of row-major matrices:
 // A [batch, m, k], B [batch, k, n], C [batch, m, n], one dtype.

@@ -15,8 +15,8 @@ namespace tt::detail {
 
 template <size_t K>
 struct LoopPlan {
-  std::vector<int64_t> sizes;                       // innermost first
-  std::vector<std::array<int64_t, K>> strides;      // bytes, innermost first
+  std::vector<int64_t> sizes;                   // innermost first
+  std::vector<std::array<int64_t, K>> strides;  // bytes, innermost first
   std::array<char*, K> base{};
   int64_t numel = 1;
 };

@@ -73,13 +73,12 @@ void record_binary(BinaryOp op, const Tensor& out, const std::vector<Tensor>& in
       }
       record(out, "PowBackward1", inputs, [a, b, y](const Tensor& g) -> std::vector<Tensor> {
         // d/db a^b = a^b log a, taken as 0 where a == 0 and b >= 0 (PyTorch).
-        Tensor gb = tt::where(tt::eq(a, 0) , tt::zeros_like(g), g * y * tt::log(a));
+        Tensor gb = tt::where(tt::eq(a, 0), tt::zeros_like(g), g * y * tt::log(a));
         return {g * b * tt::pow(a, b - 1), gb};
       });
       return;
     }
-    default:
-      return;
+    default: return;
   }
 }
 
@@ -88,13 +87,10 @@ void record_unary(UnaryOp op, const Tensor& out, const Tensor& input, const Tens
   Tensor x = used;
   Tensor y = alias_without_history(out);
   switch (op) {
-    case UnaryOp::Neg:
-      record(out, "NegBackward0", {input}, [](const Tensor& g) { return one(-g); });
-      return;
+    case UnaryOp::Neg: record(out, "NegBackward0", {input}, [](const Tensor& g) { return one(-g); }); return;
     case UnaryOp::Abs:
-      record(out, "AbsBackward0", {input}, [x](const Tensor& g) {
-        return one(tt::where(tt::gt(x, 0), g, 0) - tt::where(tt::lt(x, 0), g, 0));
-      });
+      record(out, "AbsBackward0", {input},
+             [x](const Tensor& g) { return one(tt::where(tt::gt(x, 0), g, 0) - tt::where(tt::lt(x, 0), g, 0)); });
       return;
     case UnaryOp::Relu:
       record(out, "ReluBackward0", {input}, [y](const Tensor& g) { return one(tt::where(tt::gt(y, 0), g, 0)); });
@@ -105,12 +101,8 @@ void record_unary(UnaryOp op, const Tensor& out, const Tensor& input, const Tens
     case UnaryOp::Tanh:
       record(out, "TanhBackward0", {input}, [y](const Tensor& g) { return one(g * tt::rsub(y * y, 1)); });
       return;
-    case UnaryOp::Exp:
-      record(out, "ExpBackward0", {input}, [y](const Tensor& g) { return one(g * y); });
-      return;
-    case UnaryOp::Log:
-      record(out, "LogBackward0", {input}, [x](const Tensor& g) { return one(g / x); });
-      return;
+    case UnaryOp::Exp: record(out, "ExpBackward0", {input}, [y](const Tensor& g) { return one(g * y); }); return;
+    case UnaryOp::Log: record(out, "LogBackward0", {input}, [x](const Tensor& g) { return one(g / x); }); return;
     case UnaryOp::Sqrt:
       record(out, "SqrtBackward0", {input}, [y](const Tensor& g) { return one(g / (y * 2)); });
       return;
@@ -175,14 +167,13 @@ void record_sum(const Tensor& out, const Tensor& input, std::vector<int64_t> dim
   std::sort(dims.begin(), dims.end());
   int64_t count = 1;
   for (auto d : dims) count *= sizes[d];
-  record(out, mean ? "MeanBackward1" : "SumBackward1", {input},
-         [sizes, dims, keepdim, mean, count](const Tensor& g) {
-           Tensor r = g;
-           if (!keepdim)
-             for (auto d : dims) r = r.unsqueeze(d);
-           r = r.expand(sizes);
-           return one(mean ? r / static_cast<double>(count) : r);
-         });
+  record(out, mean ? "MeanBackward1" : "SumBackward1", {input}, [sizes, dims, keepdim, mean, count](const Tensor& g) {
+    Tensor r = g;
+    if (!keepdim)
+      for (auto d : dims) r = r.unsqueeze(d);
+    r = r.expand(sizes);
+    return one(mean ? r / static_cast<double>(count) : r);
+  });
 }
 
 void record_softmax(const Tensor& out, const Tensor& input, int64_t dim, bool log) {

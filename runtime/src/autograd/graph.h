@@ -53,7 +53,7 @@ struct AccumulateGrad : Node {
 // Lives in TensorImpl::autograd_meta, created on first need.
 struct AutogradMeta {
   Tensor grad;
-  std::shared_ptr<Node> grad_fn;             // null for leaves
+  std::shared_ptr<Node> grad_fn;              // null for leaves
   std::weak_ptr<AccumulateGrad> accumulator;  // leaves only
 };
 

@@ -21,7 +21,10 @@ namespace tt::data {
 class Epoch {
  public:
   Epoch(const Dataset& dataset, const DataLoaderOptions& options, std::vector<std::vector<size_t>> batches)
-      : dataset_(dataset), options_(options), batches_(std::move(batches)), slots_(batches_.size()),
+      : dataset_(dataset),
+        options_(options),
+        batches_(std::move(batches)),
+        slots_(batches_.size()),
         errors_(batches_.size()) {
     const size_t workers = std::min(options.num_workers(), batches_.size());
     window_ = std::max<size_t>(1, workers * std::max<size_t>(1, options.prefetch_factor()));
@@ -89,7 +92,10 @@ class Epoch {
       }
       {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (error) errors_[i] = error; else slots_[i] = std::move(e);
+        if (error)
+          errors_[i] = error;
+        else
+          slots_[i] = std::move(e);
       }
       cv_.notify_all();
     }
@@ -111,7 +117,8 @@ class Epoch {
 DataLoader::DataLoader(std::shared_ptr<const Dataset> dataset, DataLoaderOptions options, SourceLoc loc)
     : dataset_(std::move(dataset)), options_(options) {
   if (!dataset_) throw ValueError("DataLoader needs a dataset", loc);
-  if (options_.batch_size() == 0) throw ValueError("batch_size should be a positive integer value, but got batch_size=0", loc);
+  if (options_.batch_size() == 0)
+    throw ValueError("batch_size should be a positive integer value, but got batch_size=0", loc);
 }
 
 DataLoader::~DataLoader() = default;
@@ -137,7 +144,8 @@ DataLoader::Iterator DataLoader::begin() {
   for (size_t i = 0; i < order.size(); i += options_.batch_size()) {
     const size_t end = std::min(order.size(), i + options_.batch_size());
     if (end - i < options_.batch_size() && options_.drop_last()) break;
-    batches.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(i), order.begin() + static_cast<std::ptrdiff_t>(end));
+    batches.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(i),
+                         order.begin() + static_cast<std::ptrdiff_t>(end));
   }
   epoch_ = std::make_unique<Epoch>(*dataset_, options_, std::move(batches));
   return epoch_->empty() ? end() : Iterator(epoch_.get());

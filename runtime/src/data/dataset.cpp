@@ -21,7 +21,8 @@ Example Dataset::get_batch(const std::vector<size_t>& indices) const {
 
 TensorDataset::TensorDataset(Tensor data, Tensor target, SourceLoc loc)
     : data_(std::move(data)), target_(std::move(target)) {
-  if (data_.dim(loc) == 0 || target_.dim(loc) == 0) throw ValueError("TensorDataset needs tensors with a first dim", loc);
+  if (data_.dim(loc) == 0 || target_.dim(loc) == 0)
+    throw ValueError("TensorDataset needs tensors with a first dim", loc);
   if (data_.size(0, loc) != target_.size(0, loc)) throw ValueError("Size mismatch between tensors", loc);
   if (!data_.is_cpu(loc) || !target_.is_cpu(loc)) throw ValueError("TensorDataset holds cpu tensors", loc);
   // Contiguous once here, so every batch is a plain row copy.
@@ -32,9 +33,9 @@ TensorDataset::TensorDataset(Tensor data, Tensor target, SourceLoc loc)
 
 Example TensorDataset::get(size_t index) const {
   if (index >= size_)
-    throw ValueError("index " + std::to_string(index) + " is out of bounds for a dataset of size " +
-                         std::to_string(size_),
-                     SourceLoc::current());
+    throw ValueError(
+        "index " + std::to_string(index) + " is out of bounds for a dataset of size " + std::to_string(size_),
+        SourceLoc::current());
   return {data_.select(0, static_cast<int64_t>(index)), target_.select(0, static_cast<int64_t>(index))};
 }
 
@@ -48,9 +49,9 @@ Tensor gather_rows(const Tensor& src, const std::vector<size_t>& indices, size_t
   char* to = static_cast<char*>(out.data_ptr());
   for (size_t k = 0; k < indices.size(); ++k) {
     if (indices[k] >= size)
-      throw ValueError("index " + std::to_string(indices[k]) + " is out of bounds for a dataset of size " +
-                           std::to_string(size),
-                       SourceLoc::current());
+      throw ValueError(
+          "index " + std::to_string(indices[k]) + " is out of bounds for a dataset of size " + std::to_string(size),
+          SourceLoc::current());
     std::memcpy(to + k * row, from + indices[k] * row, row);
   }
   return out;

@@ -33,8 +33,7 @@ IdxType idx_type(int code, const std::string& path, const SourceLoc& loc) {
     case 0x0C: return {kInt32, 4};
     case 0x0D: return {kFloat32, 4};
     case 0x0E: return {kFloat64, 8};
-    default:
-      throw Error("IDX file '" + path + "': unknown element type 0x" + std::to_string(code), loc);
+    default: throw Error("IDX file '" + path + "': unknown element type 0x" + std::to_string(code), loc);
   }
 }
 

@@ -44,8 +44,10 @@ constexpr int64_t kStreamBytes = 32 << 20;
 // establish by converting a scalar head first.
 template <bool Stream>
 TT_AVX2 inline void store256(void* p, __m256i v) {
-  if constexpr (Stream) _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
-  else _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  if constexpr (Stream)
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+  else
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
 }
 
 template <bool Stream>
@@ -153,8 +155,8 @@ TT_AVX512 void f32_to_bf16_avx512_impl(const float* s, uint16_t* d, int64_t n) {
   if constexpr (Stream)
     for (; i < n && (reinterpret_cast<uintptr_t>(d + i) & 63) != 0; ++i) d[i] = float_to_bf16_bits(s[i]);
   // The odd 16-bit words of the two inputs, in order: their high halves.
-  const __m512i odd_words = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35, 33,
-                                             31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+  const __m512i odd_words = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35, 33, 31, 29, 27,
+                                             25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
   for (; i + 32 <= n; i += 32) {
     // Outputs this large come from inputs far out of cache; the hardware
     // prefetcher alone leaves the single core's reads short of memcpy's
@@ -163,8 +165,10 @@ TT_AVX512 void f32_to_bf16_avx512_impl(const float* s, uint16_t* d, int64_t n) {
     const __m512i a = bf16_round16(_mm512_loadu_ps(s + i));
     const __m512i b = bf16_round16(_mm512_loadu_ps(s + i + 16));
     const __m512i packed = _mm512_permutex2var_epi16(a, odd_words, b);
-    if constexpr (Stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(d + i), packed);
-    else _mm512_storeu_si512(d + i, packed);
+    if constexpr (Stream)
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(d + i), packed);
+    else
+      _mm512_storeu_si512(d + i, packed);
   }
   if constexpr (Stream) _mm_sfence();
   f32_to_bf16_portable(s + i, d + i, n - i);
@@ -173,10 +177,12 @@ TT_AVX512 void f32_to_bf16_avx512_impl(const float* s, uint16_t* d, int64_t n) {
 // The table holds one function per direction and instruction set; it picks
 // the streaming form when the whole output is large (the caller passes that
 // size, since a thread's chunk alone would not tell).
-#define TT_SIMD_DISPATCH(TARGET, isa, name, S, D)                                  \
-  TARGET void name##_##isa(const S* s, D* d, int64_t n, int64_t total_bytes) {     \
-    if (total_bytes >= kStreamBytes) name##_##isa##_impl<true>(s, d, n);           \
-    else name##_##isa##_impl<false>(s, d, n);                                      \
+#define TT_SIMD_DISPATCH(TARGET, isa, name, S, D)                              \
+  TARGET void name##_##isa(const S* s, D* d, int64_t n, int64_t total_bytes) { \
+    if (total_bytes >= kStreamBytes)                                           \
+      name##_##isa##_impl<true>(s, d, n);                                      \
+    else                                                                       \
+      name##_##isa##_impl<false>(s, d, n);                                     \
   }
 TT_SIMD_DISPATCH(TT_AVX2, avx2, f32_to_f16, float, uint16_t)
 TT_SIMD_DISPATCH(TT_AVX2, avx2, f16_to_f32, uint16_t, float)
@@ -186,7 +192,9 @@ TT_SIMD_DISPATCH(TT_AVX512, avx512, f32_to_bf16, float, uint16_t)
 #undef TT_SIMD_DISPATCH
 
 template <class S, class D, void (*F)(const S*, D*, int64_t)>
-void portable_entry(const S* s, D* d, int64_t n, int64_t) { F(s, d, n); }
+void portable_entry(const S* s, D* d, int64_t n, int64_t) {
+  F(s, d, n);
+}
 
 struct CastTable {
   void (*f32_to_f16)(const float*, uint16_t*, int64_t, int64_t);
@@ -209,7 +217,8 @@ CastTable choose() {
     return {f32_to_f16_avx2, f16_to_f32_avx2, f32_to_bf16_avx2, bf16_to_f32_avx2, "avx2+f16c"};
   }
   return {portable_entry<float, uint16_t, f32_to_f16_portable>, portable_entry<uint16_t, float, f16_to_f32_portable>,
-          portable_entry<float, uint16_t, f32_to_bf16_portable>, portable_entry<uint16_t, float, bf16_to_f32_portable>, "portable"};
+          portable_entry<float, uint16_t, f32_to_bf16_portable>, portable_entry<uint16_t, float, bf16_to_f32_portable>,
+          "portable"};
 }
 
 const CastTable& table() {
@@ -219,10 +228,18 @@ const CastTable& table() {
 
 }  // namespace
 
-void cast_f32_to_f16(const float* s, uint16_t* d, int64_t n, int64_t total_bytes) { table().f32_to_f16(s, d, n, total_bytes); }
-void cast_f16_to_f32(const uint16_t* s, float* d, int64_t n, int64_t total_bytes) { table().f16_to_f32(s, d, n, total_bytes); }
-void cast_f32_to_bf16(const float* s, uint16_t* d, int64_t n, int64_t total_bytes) { table().f32_to_bf16(s, d, n, total_bytes); }
-void cast_bf16_to_f32(const uint16_t* s, float* d, int64_t n, int64_t total_bytes) { table().bf16_to_f32(s, d, n, total_bytes); }
+void cast_f32_to_f16(const float* s, uint16_t* d, int64_t n, int64_t total_bytes) {
+  table().f32_to_f16(s, d, n, total_bytes);
+}
+void cast_f16_to_f32(const uint16_t* s, float* d, int64_t n, int64_t total_bytes) {
+  table().f16_to_f32(s, d, n, total_bytes);
+}
+void cast_f32_to_bf16(const float* s, uint16_t* d, int64_t n, int64_t total_bytes) {
+  table().f32_to_bf16(s, d, n, total_bytes);
+}
+void cast_bf16_to_f32(const uint16_t* s, float* d, int64_t n, int64_t total_bytes) {
+  table().bf16_to_f32(s, d, n, total_bytes);
+}
 const char* cast_isa() { return table().isa; }
 
 }  // namespace tt::detail::kernels

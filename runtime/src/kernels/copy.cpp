@@ -68,9 +68,10 @@ static void copy_cpu(const TensorImpl& dst, const TensorImpl& src) {
     visit_dtype(from, [&](auto tf) {
       using To = typename decltype(tt_)::type;
       using From = typename decltype(tf)::type;
-      for_each_run<2>(dst.sizes, {&dst, &src}, [](const std::array<char*, 2>& p, int64_t len, const std::array<int64_t, 2>& st) {
-        convert_run<To, From>(p[0], p[1], len, st[0], st[1]);
-      });
+      for_each_run<2>(dst.sizes, {&dst, &src},
+                      [](const std::array<char*, 2>& p, int64_t len, const std::array<int64_t, 2>& st) {
+                        convert_run<To, From>(p[0], p[1], len, st[0], st[1]);
+                      });
     });
   });
 }
@@ -79,17 +80,21 @@ static void fill_cpu(const TensorImpl& dst, const Scalar& value) {
   visit_dtype(dst.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T v;
-    if (value.is_floating_point()) v = convert<T>(value.to_double());
-    else if (value.is_boolean()) v = convert<T>(value.to_bool());
-    else v = convert<T>(value.to_long());
-    for_each_run<1>(dst.sizes, {&dst}, [v](const std::array<char*, 1>& p, int64_t len, const std::array<int64_t, 1>& st) {
-      if (st[0] == sizeof(T)) {
-        T* d = reinterpret_cast<T*>(p[0]);
-        std::fill(d, d + len, v);
-      } else {
-        for (int64_t i = 0; i < len; ++i) *reinterpret_cast<T*>(p[0] + i * st[0]) = v;
-      }
-    });
+    if (value.is_floating_point())
+      v = convert<T>(value.to_double());
+    else if (value.is_boolean())
+      v = convert<T>(value.to_bool());
+    else
+      v = convert<T>(value.to_long());
+    for_each_run<1>(dst.sizes, {&dst},
+                    [v](const std::array<char*, 1>& p, int64_t len, const std::array<int64_t, 1>& st) {
+                      if (st[0] == sizeof(T)) {
+                        T* d = reinterpret_cast<T*>(p[0]);
+                        std::fill(d, d + len, v);
+                      } else {
+                        for (int64_t i = 0; i < len; ++i) *reinterpret_cast<T*>(p[0] + i * st[0]) = v;
+                      }
+                    });
   });
 }
 

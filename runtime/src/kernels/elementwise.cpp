@@ -16,47 +16,49 @@ namespace {
 // (all contiguous, one side a broadcast scalar) so the compiler vectorises.
 template <class Out, class T, class F>
 void binary_loop(const TensorImpl& out, const TensorImpl& a, const TensorImpl& b, const F& f) {
-  for_each_run<3>(out.sizes, {&out, &a, &b}, [&f](const std::array<char*, 3>& p, int64_t n, const std::array<int64_t, 3>& st) {
-    Out* o = reinterpret_cast<Out*>(p[0]);
-    const T* x = reinterpret_cast<const T*>(p[1]);
-    const T* y = reinterpret_cast<const T*>(p[2]);
-    if (st[0] == sizeof(Out) && st[1] == sizeof(T) && st[2] == sizeof(T)) {
-      for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], y[i]);
-    } else if (st[0] == sizeof(Out) && st[1] == sizeof(T) && st[2] == 0) {
-      const T yv = *y;
-      for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], yv);
-    } else if (st[0] == sizeof(Out) && st[1] == 0 && st[2] == sizeof(T)) {
-      const T xv = *x;
-      for (int64_t i = 0; i < n; ++i) o[i] = f(xv, y[i]);
-    } else {
-      for (int64_t i = 0; i < n; ++i)
-        *reinterpret_cast<Out*>(p[0] + i * st[0]) =
-            f(*reinterpret_cast<const T*>(p[1] + i * st[1]), *reinterpret_cast<const T*>(p[2] + i * st[2]));
-    }
-  });
+  for_each_run<3>(
+      out.sizes, {&out, &a, &b}, [&f](const std::array<char*, 3>& p, int64_t n, const std::array<int64_t, 3>& st) {
+        Out* o = reinterpret_cast<Out*>(p[0]);
+        const T* x = reinterpret_cast<const T*>(p[1]);
+        const T* y = reinterpret_cast<const T*>(p[2]);
+        if (st[0] == sizeof(Out) && st[1] == sizeof(T) && st[2] == sizeof(T)) {
+          for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], y[i]);
+        } else if (st[0] == sizeof(Out) && st[1] == sizeof(T) && st[2] == 0) {
+          const T yv = *y;
+          for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], yv);
+        } else if (st[0] == sizeof(Out) && st[1] == 0 && st[2] == sizeof(T)) {
+          const T xv = *x;
+          for (int64_t i = 0; i < n; ++i) o[i] = f(xv, y[i]);
+        } else {
+          for (int64_t i = 0; i < n; ++i)
+            *reinterpret_cast<Out*>(p[0] + i * st[0]) =
+                f(*reinterpret_cast<const T*>(p[1] + i * st[1]), *reinterpret_cast<const T*>(p[2] + i * st[2]));
+        }
+      });
 }
 
 template <class T, class F>
 void unary_loop(const TensorImpl& out, const TensorImpl& in, const F& f) {
-  for_each_run<2>(out.sizes, {&out, &in}, [&f](const std::array<char*, 2>& p, int64_t n, const std::array<int64_t, 2>& st) {
-    T* o = reinterpret_cast<T*>(p[0]);
-    const T* x = reinterpret_cast<const T*>(p[1]);
-    if (st[0] == sizeof(T) && st[1] == sizeof(T)) {
-      for (int64_t i = 0; i < n; ++i) o[i] = f(x[i]);
-    } else {
-      for (int64_t i = 0; i < n; ++i)
-        *reinterpret_cast<T*>(p[0] + i * st[0]) = f(*reinterpret_cast<const T*>(p[1] + i * st[1]));
-    }
-  });
+  for_each_run<2>(out.sizes, {&out, &in},
+                  [&f](const std::array<char*, 2>& p, int64_t n, const std::array<int64_t, 2>& st) {
+                    T* o = reinterpret_cast<T*>(p[0]);
+                    const T* x = reinterpret_cast<const T*>(p[1]);
+                    if (st[0] == sizeof(T) && st[1] == sizeof(T)) {
+                      for (int64_t i = 0; i < n; ++i) o[i] = f(x[i]);
+                    } else {
+                      for (int64_t i = 0; i < n; ++i)
+                        *reinterpret_cast<T*>(p[0] + i * st[0]) = f(*reinterpret_cast<const T*>(p[1] + i * st[1]));
+                    }
+                  });
 }
 
 // c ? a : b, bit for bit (NaN payloads and signed zeros kept), written as
 // masks so a loop of it vectorises.
 template <class T>
 T bit_select(bool c, T a, T b) {
-  using U = std::conditional_t<sizeof(T) == 1, uint8_t,
-                               std::conditional_t<sizeof(T) == 2, uint16_t,
-                                                  std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+  using U = std::conditional_t<
+      sizeof(T) == 1, uint8_t,
+      std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
   static_assert(sizeof(U) == sizeof(T));
   const U m = static_cast<U>(U(0) - static_cast<U>(c));
   return std::bit_cast<T>(static_cast<U>((std::bit_cast<U>(a) & m) | (std::bit_cast<U>(b) & static_cast<U>(~m))));
@@ -91,7 +93,8 @@ void binary_typed(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const
     if (op == BinaryOp::Add) return binary_loop<bool, bool>(out, a, b, [](bool x, bool y) { return x || y; });
     return binary_loop<bool, bool>(out, a, b, [](bool x, bool y) { return x && y; });  // Mul
   } else {
-    const M alpha = alpha_s.is_floating_point() ? static_cast<M>(alpha_s.to_double()) : static_cast<M>(alpha_s.to_long());
+    const M alpha =
+        alpha_s.is_floating_point() ? static_cast<M>(alpha_s.to_double()) : static_cast<M>(alpha_s.to_long());
     switch (op) {
       case BinaryOp::Add:
         if (alpha == M(1)) return binary_loop<T, T>(out, a, b, [](T x, T y) { return T(M(x) + M(y)); });
@@ -101,7 +104,8 @@ void binary_typed(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const
         return binary_loop<T, T>(out, a, b, [alpha](T x, T y) { return T(M(x) - alpha * M(y)); });
       case BinaryOp::Mul: return binary_loop<T, T>(out, a, b, [](T x, T y) { return T(M(x) * M(y)); });
       case BinaryOp::Div:
-        if constexpr (std::is_floating_point_v<M>) return binary_loop<T, T>(out, a, b, [](T x, T y) { return T(M(x) / M(y)); });
+        if constexpr (std::is_floating_point_v<M>)
+          return binary_loop<T, T>(out, a, b, [](T x, T y) { return T(M(x) / M(y)); });
         break;  // true division never runs on integers (promoted to float by the op)
       case BinaryOp::Pow:
         if constexpr (std::is_floating_point_v<M>)
@@ -121,8 +125,10 @@ void unary_typed(UnaryOp op, const TensorImpl& out, const TensorImpl& in) {
       if constexpr (!std::is_same_v<T, bool>) return unary_loop<T>(out, in, [](T x) { return T(-M(x)); });
       break;
     case UnaryOp::Abs:
-      if constexpr (std::is_unsigned_v<M>) return unary_loop<T>(out, in, [](T x) { return x; });
-      else return unary_loop<T>(out, in, [](T x) { return T(M(x) < M(0) ? M(-M(x)) : M(x)); });
+      if constexpr (std::is_unsigned_v<M>)
+        return unary_loop<T>(out, in, [](T x) { return x; });
+      else
+        return unary_loop<T>(out, in, [](T x) { return T(M(x) < M(0) ? M(-M(x)) : M(x)); });
     case UnaryOp::Relu:
       // NaN stays NaN, as at::relu (clamp_min).
       return unary_loop<T>(out, in, [](T x) { return T(M(x) < M(0) ? M(0) : M(x)); });
@@ -142,7 +148,8 @@ void unary_typed(UnaryOp op, const TensorImpl& out, const TensorImpl& in) {
 
 }  // namespace
 
-static void binary_cpu(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const TensorImpl& b, const Scalar& alpha) {
+static void binary_cpu(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const TensorImpl& b,
+                       const Scalar& alpha) {
   visit_dtype(a.dtype, [&](auto tag) { binary_typed<typename decltype(tag)::type>(op, out, a, b, alpha); });
 }
 

@@ -67,13 +67,14 @@ void use_one_thread_pool() {
 // Rows per OpenMP chunk: at least 16M multiply-adds each (a few ms), so
 // the small products of a training step stay on one thread (see
 // kParallelGrain for why regions are expensive) and large ones split.
-int64_t row_grain(int64_t k, int64_t n) { return std::max<int64_t>(1, (int64_t{1} << 24) / std::max<int64_t>(1, k * n)); }
+int64_t row_grain(int64_t k, int64_t n) {
+  return std::max<int64_t>(1, (int64_t{1} << 24) / std::max<int64_t>(1, k * n));
+}
 
 void sgemm_rows(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                 const float* b, int64_t ldb, float* c, int64_t ldc) {
 #if TT_WITH_ONEDNN
-  if (dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc) ==
-      dnnl_success)
+  if (dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc) == dnnl_success)
     return;
   // oneDNN refuses only what OpenBLAS below refuses too (bad leading
   // dimensions); let OpenBLAS say so.
@@ -84,15 +85,14 @@ void sgemm_rows(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, con
     // Row r of op(A) starts at a + r*lda, or at column r (a + r) when transposed.
     const int64_t a_off = trans_a ? r0 : r0 * lda;
     cblas_sgemm(CblasRowMajor, ta, tb, static_cast<int>(r1 - r0), static_cast<int>(n), static_cast<int>(k), 1.0f,
-                a + a_off, static_cast<int>(lda), b, static_cast<int>(ldb), 0.0f, c + r0 * ldc,
-                static_cast<int>(ldc));
+                a + a_off, static_cast<int>(lda), b, static_cast<int>(ldb), 0.0f, c + r0 * ldc, static_cast<int>(ldc));
   });
 }
 
 }  // namespace
 
-static void gemm_cpu(const TensorImpl& at, const TensorImpl& bt, const TensorImpl& ct, int64_t batch, int64_t m, int64_t k,
-          int64_t n) {
+static void gemm_cpu(const TensorImpl& at, const TensorImpl& bt, const TensorImpl& ct, int64_t batch, int64_t m,
+                     int64_t k, int64_t n) {
   visit_dtype(at.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* a = reinterpret_cast<const T*>(at.data());
@@ -125,8 +125,8 @@ static void gemm_cpu(const TensorImpl& at, const TensorImpl& bt, const TensorImp
   });
 }
 
-static void gemm_2d_cpu(Device /*host memory*/, ScalarType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const void* a,
-             int64_t lda, const void* b, int64_t ldb, void* c) {
+static void gemm_2d_cpu(Device /*host memory*/, ScalarType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n,
+                        int64_t k, const void* a, int64_t lda, const void* b, int64_t ldb, void* c) {
   if (m == 0 || n == 0) return;
   if (dtype == ScalarType::Float) {
     sgemm_rows(trans_a, trans_b, m, n, k, static_cast<const float*>(a), lda, static_cast<const float*>(b), ldb,

@@ -32,8 +32,10 @@ static void arange_cpu(const TensorImpl& out, double start, double step, int64_t
     using T = typename decltype(tag)::type;
     T* o = reinterpret_cast<T*>(out.data());
     for (int64_t i = 0; i < out.numel; ++i) {
-      if constexpr (std::is_integral_v<T>) o[i] = static_cast<T>(istart + i * istep);
-      else o[i] = convert<T>(start + static_cast<double>(i) * step);
+      if constexpr (std::is_integral_v<T>)
+        o[i] = static_cast<T>(istart + i * istep);
+      else
+        o[i] = convert<T>(start + static_cast<double>(i) * step);
     }
   });
 }

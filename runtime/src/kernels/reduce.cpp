@@ -15,13 +15,34 @@ namespace {
 // Accumulator: float sums accumulate blocks in float lanes and the block
 // totals in double (fast and far more accurate than a running float);
 // integers in int64, as PyTorch's sum of integers is int64.
-template <class T> struct SumAcc { using type = double; };
-template <> struct SumAcc<bool> { using type = int64_t; };
-template <> struct SumAcc<uint8_t> { using type = int64_t; };
-template <> struct SumAcc<int8_t> { using type = int64_t; };
-template <> struct SumAcc<int16_t> { using type = int64_t; };
-template <> struct SumAcc<int32_t> { using type = int64_t; };
-template <> struct SumAcc<int64_t> { using type = int64_t; };
+template <class T>
+struct SumAcc {
+  using type = double;
+};
+template <>
+struct SumAcc<bool> {
+  using type = int64_t;
+};
+template <>
+struct SumAcc<uint8_t> {
+  using type = int64_t;
+};
+template <>
+struct SumAcc<int8_t> {
+  using type = int64_t;
+};
+template <>
+struct SumAcc<int16_t> {
+  using type = int64_t;
+};
+template <>
+struct SumAcc<int32_t> {
+  using type = int64_t;
+};
+template <>
+struct SumAcc<int64_t> {
+  using type = int64_t;
+};
 
 template <class T>
 typename SumAcc<T>::type sum_contiguous(const T* x, int64_t n) {
@@ -80,8 +101,10 @@ void sum_typed(const TensorImpl& in, int64_t outer, int64_t r, int64_t inner, co
   O* o = reinterpret_cast<O*>(out.data());
   const double scale = mean ? 1.0 / static_cast<double>(r) : 1.0;
   auto finish = [&](Acc s) -> O {
-    if constexpr (std::is_same_v<Acc, double>) return convert<O>(s * scale);
-    else return convert<O>(s);
+    if constexpr (std::is_same_v<Acc, double>)
+      return convert<O>(s * scale);
+    else
+      return convert<O>(s);
   };
   if (inner == 1 && outer == 1) {
     const Acc s = parallel_reduce<Acc>(
@@ -93,16 +116,17 @@ void sum_typed(const TensorImpl& in, int64_t outer, int64_t r, int64_t inner, co
       for (int64_t i = b; i < e; ++i) o[i] = finish(sum_contiguous<T>(x + i * r, r));
     });
   } else {
-    parallel_for(outer, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(r * inner, 1)), [&](int64_t b, int64_t e) {
-      std::vector<Acc> acc(inner);
-      for (int64_t oi = b; oi < e; ++oi) {
-        std::fill(acc.begin(), acc.end(), Acc(0));
-        const T* base = x + oi * r * inner;
-        for (int64_t j = 0; j < r; ++j)
-          for (int64_t k = 0; k < inner; ++k) acc[k] += static_cast<Acc>(opmath_t<T>(base[j * inner + k]));
-        for (int64_t k = 0; k < inner; ++k) o[oi * inner + k] = finish(acc[k]);
-      }
-    });
+    parallel_for(outer, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(r * inner, 1)),
+                 [&](int64_t b, int64_t e) {
+                   std::vector<Acc> acc(inner);
+                   for (int64_t oi = b; oi < e; ++oi) {
+                     std::fill(acc.begin(), acc.end(), Acc(0));
+                     const T* base = x + oi * r * inner;
+                     for (int64_t j = 0; j < r; ++j)
+                       for (int64_t k = 0; k < inner; ++k) acc[k] += static_cast<Acc>(opmath_t<T>(base[j * inner + k]));
+                     for (int64_t k = 0; k < inner; ++k) o[oi * inner + k] = finish(acc[k]);
+                   }
+                 });
   }
 }
 
@@ -113,29 +137,30 @@ void minmax_typed(bool is_max, const TensorImpl& in, int64_t outer, int64_t r, i
   const T* x = reinterpret_cast<const T*>(in.data());
   T* o = out ? reinterpret_cast<T*>(out->data()) : nullptr;
   int64_t* ix = indices ? reinterpret_cast<int64_t*>(indices->data()) : nullptr;
-  parallel_for(outer * inner, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(r, 1)), [&](int64_t b, int64_t e) {
-    for (int64_t w = b; w < e; ++w) {
-      const int64_t oi = w / inner, k = w % inner;
-      const T* base = x + oi * r * inner + k;
-      M best = M(base[0]);
-      int64_t best_i = 0;
-      for (int64_t j = 1; j < r; ++j) {
-        const M v = M(base[j * inner]);
-        if (better<M>(v, best, is_max)) {
-          best = v;
-          best_i = j;
-        }
-      }
-      if (o) o[w] = T(best);
-      if (ix) ix[w] = best_i;
-    }
-  });
+  parallel_for(outer * inner, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(r, 1)),
+               [&](int64_t b, int64_t e) {
+                 for (int64_t w = b; w < e; ++w) {
+                   const int64_t oi = w / inner, k = w % inner;
+                   const T* base = x + oi * r * inner + k;
+                   M best = M(base[0]);
+                   int64_t best_i = 0;
+                   for (int64_t j = 1; j < r; ++j) {
+                     const M v = M(base[j * inner]);
+                     if (better<M>(v, best, is_max)) {
+                       best = v;
+                       best_i = j;
+                     }
+                   }
+                   if (o) o[w] = T(best);
+                   if (ix) ix[w] = best_i;
+                 }
+               });
 }
 
 }  // namespace
 
-static void reduce_cpu(ReduceOp op, const TensorImpl& in, int64_t outer, int64_t r, int64_t inner, const TensorImpl* out,
-            const TensorImpl* indices) {
+static void reduce_cpu(ReduceOp op, const TensorImpl& in, int64_t outer, int64_t r, int64_t inner,
+                       const TensorImpl* out, const TensorImpl* indices) {
   if (op == ReduceOp::Sum || op == ReduceOp::Mean) {
     visit_dtype(in.dtype, [&](auto ti) {
       visit_dtype(out->dtype, [&](auto to) {
@@ -152,28 +177,31 @@ static void reduce_cpu(ReduceOp op, const TensorImpl& in, int64_t outer, int64_t
   });
 }
 
-static void softmax_cpu(bool log, const TensorImpl& in, const TensorImpl& out, int64_t outer, int64_t r, int64_t inner) {
+static void softmax_cpu(bool log, const TensorImpl& in, const TensorImpl& out, int64_t outer, int64_t r,
+                        int64_t inner) {
   visit_dtype(in.dtype, [&](auto ti) {
     using T = typename decltype(ti)::type;
     using M = opmath_t<T>;
     if constexpr (std::is_floating_point_v<M>) {
       const T* x = reinterpret_cast<const T*>(in.data());
       T* o = reinterpret_cast<T*>(out.data());
-      parallel_for(outer * inner, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(r, 1)), [&](int64_t b, int64_t e) {
-        for (int64_t w = b; w < e; ++w) {
-          const int64_t base = (w / inner) * r * inner + w % inner;
-          M mx = -std::numeric_limits<M>::infinity();
-          for (int64_t j = 0; j < r; ++j) mx = std::max(mx, M(x[base + j * inner]));
-          M sum = 0;
-          for (int64_t j = 0; j < r; ++j) sum += std::exp(M(x[base + j * inner]) - mx);
-          if (log) {
-            const M lse = std::log(sum) + mx;
-            for (int64_t j = 0; j < r; ++j) o[base + j * inner] = T(M(x[base + j * inner]) - lse);
-          } else {
-            for (int64_t j = 0; j < r; ++j) o[base + j * inner] = T(std::exp(M(x[base + j * inner]) - mx) / sum);
-          }
-        }
-      });
+      parallel_for(outer * inner, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(r, 1)),
+                   [&](int64_t b, int64_t e) {
+                     for (int64_t w = b; w < e; ++w) {
+                       const int64_t base = (w / inner) * r * inner + w % inner;
+                       M mx = -std::numeric_limits<M>::infinity();
+                       for (int64_t j = 0; j < r; ++j) mx = std::max(mx, M(x[base + j * inner]));
+                       M sum = 0;
+                       for (int64_t j = 0; j < r; ++j) sum += std::exp(M(x[base + j * inner]) - mx);
+                       if (log) {
+                         const M lse = std::log(sum) + mx;
+                         for (int64_t j = 0; j < r; ++j) o[base + j * inner] = T(M(x[base + j * inner]) - lse);
+                       } else {
+                         for (int64_t j = 0; j < r; ++j)
+                           o[base + j * inner] = T(std::exp(M(x[base + j * inner]) - mx) / sum);
+                       }
+                     }
+                   });
     }
   });
 }

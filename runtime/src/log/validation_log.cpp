@@ -44,8 +44,7 @@ std::string format_validation_record(const ValidationRecord& r) {
   return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
-bool append_validation_record(const std::string& path, const ValidationRecord& record,
-                              std::string* error) noexcept {
+bool append_validation_record(const std::string& path, const ValidationRecord& record, std::string* error) noexcept {
   try {
     const std::string line = format_validation_record(record);
     // One write() per record on an O_APPEND descriptor: the kernel appends

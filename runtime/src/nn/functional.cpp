@@ -17,12 +17,9 @@ namespace {
 
 Tensor reduce(const Tensor& v, Reduction r, const SourceLoc& loc) {
   switch (r) {
-    case Reduction::None:
-      return v;
-    case Reduction::Sum:
-      return v.sum(loc);
-    case Reduction::Mean:
-      return v.mean(loc);
+    case Reduction::None: return v;
+    case Reduction::Sum: return v.sum(loc);
+    case Reduction::Mean: return v.mean(loc);
   }
   return v;
 }
@@ -45,7 +42,8 @@ Tensor dropout(const Tensor& input, double p, bool training, SourceLoc loc) {
     throw ValueError("dropout probability has to be between 0 and 1, but got " + std::to_string(p), loc);
   if (!training || p == 0) return input;
   if (p == 1) return mul(input, 0, loc);
-  Tensor keep = ge(rand(input.sizes(loc), TensorOptions().dtype(input.dtype(loc)).device(input.device(loc)), loc), p, loc);
+  Tensor keep =
+      ge(rand(input.sizes(loc), TensorOptions().dtype(input.dtype(loc)).device(input.device(loc)), loc), p, loc);
   return mul(mul(input, keep, loc), 1.0 / (1.0 - p), loc);
 }
 
@@ -82,13 +80,16 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
       }
     };
     std::vector<Tensor> extremes{bad.min(loc), bad.max(loc)};
-    if (detail::host_can_read(t.device(loc))) check(extremes);
-    else detail::defer_device_check(std::move(extremes), check, loc);
+    if (detail::host_can_read(t.device(loc)))
+      check(extremes);
+    else
+      detail::defer_device_check(std::move(extremes), check, loc);
   }
   Tensor classes_row = arange(classes, TensorOptions().dtype(kLong).device(x.device(loc)), loc);
   Tensor onehot = eq(t.unsqueeze(1, loc), classes_row, loc);  // [N, C] bool; all false for ignored rows
-  Tensor w = weight.defined() ? where(onehot, weight.to(x.dtype(loc), false, false, loc), 0, loc)
-                              : where(onehot, ones({}, TensorOptions().dtype(x.dtype(loc)).device(x.device(loc)), loc), 0, loc);
+  Tensor w = weight.defined()
+                 ? where(onehot, weight.to(x.dtype(loc), false, false, loc), 0, loc)
+                 : where(onehot, ones({}, TensorOptions().dtype(x.dtype(loc)).device(x.device(loc)), loc), 0, loc);
   Tensor picked = mul(x, w, loc).sum({1}, false, loc);  // w_t * x[n, t_n]
   Tensor losses = neg(picked, loc);
   if (reduction == Reduction::Mean) return div(losses.sum(loc), w.sum(loc), loc);
@@ -104,10 +105,11 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
 Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target, const Tensor& weight,
                                         const Tensor& pos_weight, Reduction reduction, SourceLoc loc) {
   if (input.sizes(loc) != target.sizes(loc))
-    throw ValueError("Target size (" + sizes_str(target) + ") must be the same as input size (" + sizes_str(input) + ")",
-                     loc);
+    throw ValueError(
+        "Target size (" + sizes_str(target) + ") must be the same as input size (" + sizes_str(input) + ")", loc);
   // log(1 + exp(-|x|)) + max(-x, 0) = -log(sigmoid(x)), stable for any x.
-  Tensor log_sig_neg = add(log(add(exp(neg(abs(input, loc), loc), loc), 1, 1, loc), loc), relu(neg(input, loc), loc), 1, loc);
+  Tensor log_sig_neg =
+      add(log(add(exp(neg(abs(input, loc), loc), loc), 1, 1, loc), loc), relu(neg(input, loc), loc), 1, loc);
   Tensor losses;
   if (pos_weight.defined()) {
     Tensor lw = add(mul(sub(pos_weight, 1, 1, loc), target, loc), 1, 1, loc);  // 1 + (pw - 1) t

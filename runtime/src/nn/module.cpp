@@ -145,8 +145,10 @@ void zero_grads(const std::vector<Tensor>& params, bool set_to_none) {
   for (const Tensor& p : params) {
     Tensor& g = p.mutable_grad();
     if (!g.defined()) continue;
-    if (set_to_none) g = Tensor();
-    else g.zero_();
+    if (set_to_none)
+      g = Tensor();
+    else
+      g.zero_();
   }
 }
 }  // namespace tt::detail

@@ -145,7 +145,8 @@ void save(const nn::Module& module, const std::string& path, SourceLoc loc) {
 
 void load(nn::Module& module, const std::string& path, SourceLoc loc) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error("cannot open checkpoint '" + path + "': it is a directory", loc);
+  if (std::filesystem::is_directory(path, ec))
+    throw Error("cannot open checkpoint '" + path + "': it is a directory", loc);
   std::ifstream f(path, std::ios::binary);
   if (!f) throw Error("cannot open checkpoint '" + path + "': " + std::strerror(errno), loc);
   std::stringstream ss;
@@ -155,7 +156,8 @@ void load(nn::Module& module, const std::string& path, SourceLoc loc) {
 
   if (buf.size() < sizeof(kMagic) || std::memcmp(buf.data(), kMagic, sizeof(kMagic)) != 0)
     throw Error(where + " is not a tt checkpoint (bad magic number)", loc);
-  if (buf.size() < sizeof(kMagic) + 8 + kTrailer || std::memcmp(buf.data() + buf.size() - sizeof(kEnd), kEnd, sizeof(kEnd)) != 0)
+  if (buf.size() < sizeof(kMagic) + 8 + kTrailer ||
+      std::memcmp(buf.data() + buf.size() - sizeof(kEnd), kEnd, sizeof(kEnd)) != 0)
     throw Error(where + " is truncated (no end marker; " + std::to_string(buf.size()) + " bytes)", loc);
   const size_t body = buf.size() - kTrailer;
   uint32_t file_crc;

@@ -34,7 +34,8 @@ protected:
       return Nothing;
     EXPECT_FALSE(AST->getDiagnostics().hasErrorOccurred());
     ASTContext &Ctx = AST->getASTContext();
-    auto Found = match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx);
+    auto Found =
+        match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx);
     EXPECT_EQ(Found.size(), 1u);
     if (Found.empty())
       return Nothing;
@@ -60,9 +61,12 @@ protected:
 // analysis while any of them is alive; another context gets its own.
 TEST(AnalysisSharing, OneAnalysisPerOwnerWhileHeld) {
   int ContextA = 0, ContextB = 0;
-  std::shared_ptr<DeviceDtypeAnalysis> First = DeviceDtypeAnalysis::shared(&ContextA);
-  std::shared_ptr<DeviceDtypeAnalysis> Second = DeviceDtypeAnalysis::shared(&ContextA);
-  std::shared_ptr<DeviceDtypeAnalysis> Other = DeviceDtypeAnalysis::shared(&ContextB);
+  std::shared_ptr<DeviceDtypeAnalysis> First =
+      DeviceDtypeAnalysis::shared(&ContextA);
+  std::shared_ptr<DeviceDtypeAnalysis> Second =
+      DeviceDtypeAnalysis::shared(&ContextA);
+  std::shared_ptr<DeviceDtypeAnalysis> Other =
+      DeviceDtypeAnalysis::shared(&ContextB);
   EXPECT_EQ(First.get(), Second.get());
   EXPECT_NE(First.get(), Other.get());
   std::weak_ptr<DeviceDtypeAnalysis> Gone = First;
@@ -71,7 +75,8 @@ TEST(AnalysisSharing, OneAnalysisPerOwnerWhileHeld) {
   EXPECT_TRUE(Gone.expired()); // no one else keeps it alive
 }
 
-// --- Factories and conversions ------------------------------------------------
+// --- Factories and conversions
+// ------------------------------------------------
 
 TEST_F(AnalysisTest, FactoriesStartOnTheCpuInTheDefaultDtype) {
   TensorFact R = returns("at::Tensor f() { return torch::zeros({2, 3}); }");
@@ -90,8 +95,8 @@ TEST_F(AnalysisTest, FactoryOptionsSetDeviceAndDtype) {
 }
 
 TEST_F(AnalysisTest, ConversionsChangeOnlyWhatTheyName) {
-  TensorFact R = returns(
-      "at::Tensor f() { return torch::randn({2, 2}).to(torch::kHalf).cuda(); }");
+  TensorFact R = returns("at::Tensor f() { return torch::randn({2, "
+                         "2}).to(torch::kHalf).cuda(); }");
   EXPECT_EQ(R.Device, DeviceFact::cuda());
   EXPECT_EQ(R.Type, DTypeFact::known(DType::Float16));
   EXPECT_EQ(R.Dim, 2);
@@ -107,24 +112,23 @@ TEST_F(AnalysisTest, DeviceParametersAreSymbolic) {
 // --- Ops that combine tensors ------------------------------------------------
 
 TEST_F(AnalysisTest, ArithmeticPromotesDtypes) {
-  TensorFact R = returns(
-      "at::Tensor f() { return torch::ones({2}, torch::kHalf) + "
-      "torch::ones({2}, torch::kFloat); }");
+  TensorFact R =
+      returns("at::Tensor f() { return torch::ones({2}, torch::kHalf) + "
+              "torch::ones({2}, torch::kFloat); }");
   EXPECT_EQ(R.Type, DTypeFact::known(DType::Float32));
   EXPECT_TRUE(R.Device.isCpu());
 }
 
 TEST_F(AnalysisTest, CpuScalarTakesTheOtherDevice) {
-  TensorFact R = returns(
-      "at::Tensor f() { return torch::ones({}) * "
-      "torch::ones({3}, torch::kCUDA); }");
+  TensorFact R = returns("at::Tensor f() { return torch::ones({}) * "
+                         "torch::ones({3}, torch::kCUDA); }");
   EXPECT_EQ(R.Device, DeviceFact::cuda());
 }
 
 TEST_F(AnalysisTest, CombineSiteRecordsEachOperand) {
-  const FunctionFacts &F = analyze(
-      "void f() { auto a = torch::ones({2}); "
-      "auto b = torch::ones({2}, torch::kCUDA); auto c = a + b; }");
+  const FunctionFacts &F =
+      analyze("void f() { auto a = torch::ones({2}); "
+              "auto b = torch::ones({2}, torch::kCUDA); auto c = a + b; }");
   ASSERT_TRUE(F.Complete);
   ASSERT_EQ(F.Sites.size(), 1u);
   const Site &S = F.Sites[0];
@@ -132,81 +136,82 @@ TEST_F(AnalysisTest, CombineSiteRecordsEachOperand) {
   ASSERT_EQ(S.Operands.size(), 2u);
   EXPECT_TRUE(S.Operands[0].Fact.Device.isCpu());
   EXPECT_EQ(S.Operands[1].Fact.Device, DeviceFact::cuda());
-  EXPECT_TRUE(provablyDifferent(S.Operands[0].Fact.Device,
-                                S.Operands[1].Fact.Device));
+  EXPECT_TRUE(
+      provablyDifferent(S.Operands[0].Fact.Device, S.Operands[1].Fact.Device));
 }
 
-// --- Flow ----------------------------------------------------------------------
+// --- Flow
+// ----------------------------------------------------------------------
 
 TEST_F(AnalysisTest, PathsThatDisagreeGiveUnknown) {
-  TensorFact R = returns(
-      "at::Tensor f(bool c) { auto x = torch::ones({2}); "
-      "if (c) x = x.cuda(); return x; }");
+  TensorFact R = returns("at::Tensor f(bool c) { auto x = torch::ones({2}); "
+                         "if (c) x = x.cuda(); return x; }");
   EXPECT_EQ(R.Device.Kind, FactKind::Unknown);
   EXPECT_EQ(R.Type, DTypeFact::known(DType::Float32));
 }
 
 TEST_F(AnalysisTest, DeviceVariableSetOnSomePathsIsSymbolic) {
-  TensorFact R = returns(
-      "at::Tensor f(bool c) { torch::Device d(torch::kCPU); "
-      "if (c) d = torch::Device(torch::kCUDA); return torch::ones({2}).to(d); }");
+  TensorFact R = returns("at::Tensor f(bool c) { torch::Device d(torch::kCPU); "
+                         "if (c) d = torch::Device(torch::kCUDA); return "
+                         "torch::ones({2}).to(d); }");
   EXPECT_EQ(R.Device.Kind, FactKind::Symbolic);
   EXPECT_TRUE(R.Device.SymbolMayBeCuda);
-  TensorFact Cpu = returns(
-      "at::Tensor f(bool c) { torch::Device d(torch::kCPU); "
-      "if (c) d = torch::Device(torch::kCPU); return torch::ones({2}).to(d); }");
+  TensorFact Cpu =
+      returns("at::Tensor f(bool c) { torch::Device d(torch::kCPU); "
+              "if (c) d = torch::Device(torch::kCPU); return "
+              "torch::ones({2}).to(d); }");
   EXPECT_TRUE(Cpu.Device.isCpu());
 }
 
 TEST_F(AnalysisTest, EscapedVariablesAreUnknown) {
-  TensorFact R = returns(
-      "void g(at::Tensor &);\n"
-      "at::Tensor f() { auto x = torch::ones({2}); g(x); return x; }");
+  TensorFact R =
+      returns("void g(at::Tensor &);\n"
+              "at::Tensor f() { auto x = torch::ones({2}); g(x); return x; }");
   EXPECT_EQ(R.Device.Kind, FactKind::Unknown);
 }
 
-// --- Vectors, tuples, options --------------------------------------------------
+// --- Vectors, tuples, options
+// --------------------------------------------------
 
 TEST_F(AnalysisTest, VectorElementsShareOneFact) {
-  TensorFact R = returns(
-      "at::Tensor f() { std::vector<at::Tensor> v; "
-      "for (int i = 0; i < 3; ++i) v.push_back(torch::ones({2})); "
-      "return torch::stack(v); }");
+  TensorFact R =
+      returns("at::Tensor f() { std::vector<at::Tensor> v; "
+              "for (int i = 0; i < 3; ++i) v.push_back(torch::ones({2})); "
+              "return torch::stack(v); }");
   EXPECT_TRUE(R.Device.isCpu());
   EXPECT_EQ(R.Dim, 2);
 }
 
 TEST_F(AnalysisTest, VectorElementWrittenJoins) {
-  TensorFact R = returns(
-      "at::Tensor f() { std::vector<at::Tensor> v{torch::ones({2})}; "
-      "v[0] = v[0].cuda(); return v[0]; }");
+  TensorFact R =
+      returns("at::Tensor f() { std::vector<at::Tensor> v{torch::ones({2})}; "
+              "v[0] = v[0].cuda(); return v[0]; }");
   EXPECT_EQ(R.Device.Kind, FactKind::Unknown);
 }
 
 TEST_F(AnalysisTest, VectorPassedByReferenceIsUnknown) {
-  TensorFact R = returns(
-      "void fill(std::vector<at::Tensor> &);\n"
-      "at::Tensor f() { std::vector<at::Tensor> v{torch::ones({2})}; "
-      "fill(v); return v[0]; }");
+  TensorFact R =
+      returns("void fill(std::vector<at::Tensor> &);\n"
+              "at::Tensor f() { std::vector<at::Tensor> v{torch::ones({2})}; "
+              "fill(v); return v[0]; }");
   EXPECT_EQ(R.Device.Kind, FactKind::Unknown);
 }
 
 TEST_F(AnalysisTest, TupleElementsAreTrackedOneByOne) {
-  TensorFact R = returns(
-      "at::Tensor f() { auto t = std::make_tuple(torch::ones({2}), "
-      "torch::ones({2}, torch::kCUDA)); return std::get<1>(t); }");
+  TensorFact R =
+      returns("at::Tensor f() { auto t = std::make_tuple(torch::ones({2}), "
+              "torch::ones({2}, torch::kCUDA)); return std::get<1>(t); }");
   EXPECT_EQ(R.Device, DeviceFact::cuda());
-  TensorFact First = returns(
-      "at::Tensor f() { auto t = std::make_tuple(torch::ones({2}), "
-      "torch::ones({2}, torch::kCUDA)); auto [a, b] = t; return a; }");
+  TensorFact First =
+      returns("at::Tensor f() { auto t = std::make_tuple(torch::ones({2}), "
+              "torch::ones({2}, torch::kCUDA)); auto [a, b] = t; return a; }");
   EXPECT_TRUE(First.Device.isCpu());
 }
 
 TEST_F(AnalysisTest, TiedTupleIsUnknown) {
-  TensorFact R = returns(
-      "std::tuple<at::Tensor, at::Tensor> next();\n"
-      "at::Tensor f() { at::Tensor a = torch::ones({2}), b; "
-      "std::tie(a, b) = next(); return a; }");
+  TensorFact R = returns("std::tuple<at::Tensor, at::Tensor> next();\n"
+                         "at::Tensor f() { at::Tensor a = torch::ones({2}), b; "
+                         "std::tie(a, b) = next(); return a; }");
   EXPECT_EQ(R.Device.Kind, FactKind::Unknown);
 }
 

@@ -1,10 +1,10 @@
 //===--- LatticeTest.cpp - The analysis' lattice --------------------------===//
 
+#include "analysis/Lattice.h"
 #include "tt/promotion_table.h"
 #include <algorithm>
-#include <iterator>
-#include "analysis/Lattice.h"
 #include <gtest/gtest.h>
+#include <iterator>
 
 namespace clang::tidy::tensor {
 namespace {
@@ -14,7 +14,8 @@ TEST(Lattice, DeviceJoinIsExact) {
   EXPECT_EQ(join(Unreached, DeviceFact::cpu()), DeviceFact::cpu());
   EXPECT_EQ(join(DeviceFact::cuda(), Unreached), DeviceFact::cuda());
   EXPECT_EQ(join(DeviceFact::cpu(), DeviceFact::cpu()), DeviceFact::cpu());
-  EXPECT_EQ(join(DeviceFact::cpu(), DeviceFact::cuda()).Kind, FactKind::Unknown);
+  EXPECT_EQ(join(DeviceFact::cpu(), DeviceFact::cuda()).Kind,
+            FactKind::Unknown);
   // Two cuda devices: still some cuda device, which differs from the cpu.
   EXPECT_EQ(join(DeviceFact::cuda(0), DeviceFact::cuda(1)), DeviceFact::cuda());
   EXPECT_EQ(join(DeviceFact::unknown(), DeviceFact::cpu()).Kind,
@@ -47,9 +48,9 @@ TEST(Lattice, PromoteTypesFollowsC10) {
 TEST(Lattice, PromoteTypesReadsTheSharedTable) {
   using namespace tt::promotion;
   const std::pair<DType, Index> All[] = {
-      {DType::Bool, b1},     {DType::UInt8, u1},    {DType::Int8, i1},
-      {DType::Int16, i2},    {DType::Int32, i4},    {DType::Int64, i8},
-      {DType::Float16, f2},  {DType::BFloat16, bf}, {DType::Float32, f4},
+      {DType::Bool, b1},    {DType::UInt8, u1},    {DType::Int8, i1},
+      {DType::Int16, i2},   {DType::Int32, i4},    {DType::Int64, i8},
+      {DType::Float16, f2}, {DType::BFloat16, bf}, {DType::Float32, f4},
       {DType::Float64, f8}};
   for (auto [A, IA] : All)
     for (auto [B, IB] : All) {

@@ -24,8 +24,8 @@ using namespace ast_matchers;
 using Type = OpSchema::Type;
 
 TEST(OpSchemaTest, ArgumentsReturnsAndAnnotations) {
-  auto S = OpSchema::parse(
-      "aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)");
+  auto S = OpSchema::parse("aten::add_.Tensor(Tensor(a!) self, Tensor other, "
+                           "*, Scalar alpha=1) -> Tensor(a!)");
   ASSERT_TRUE(S);
   EXPECT_EQ(S->Name, "add_");
   EXPECT_EQ(S->Overload, "Tensor");
@@ -43,9 +43,10 @@ TEST(OpSchemaTest, ArgumentsReturnsAndAnnotations) {
 }
 
 TEST(OpSchemaTest, ListsOptionalsAndDefaultsWithCommas) {
-  auto S = OpSchema::parse(
-      "conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=[1, 1], "
-      "str padding=\"valid\", Tensor?[] extra, SymInt[1]? dims=None) -> Tensor");
+  auto S = OpSchema::parse("conv2d(Tensor input, Tensor weight, Tensor? "
+                           "bias=None, int[2] stride=[1, 1], "
+                           "str padding=\"valid\", Tensor?[] extra, SymInt[1]? "
+                           "dims=None) -> Tensor");
   ASSERT_TRUE(S);
   ASSERT_EQ(S->Arguments.size(), 7u);
   EXPECT_EQ(S->Arguments[2].Ty, Type::Tensor);
@@ -62,17 +63,18 @@ TEST(OpSchemaTest, ListsOptionalsAndDefaultsWithCommas) {
 }
 
 TEST(OpSchemaTest, ViewsAndNamedReturns) {
-  auto V = OpSchema::parse("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)");
+  auto V = OpSchema::parse(
+      "select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)");
   ASSERT_TRUE(V);
   EXPECT_TRUE(V->returnsView());
-  auto M = OpSchema::parse(
-      "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)");
+  auto M = OpSchema::parse("max.dim(Tensor self, int dim, bool keepdim=False) "
+                           "-> (Tensor values, Tensor indices)");
   ASSERT_TRUE(M);
   ASSERT_EQ(M->Returns.size(), 2u);
   EXPECT_EQ(M->Returns[1].Name, "indices");
   EXPECT_EQ(M->tensorReturns(), 2u);
-  auto Split = OpSchema::parse(
-      "split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]");
+  auto Split = OpSchema::parse("split.Tensor(Tensor(a -> *) self, SymInt "
+                               "split_size, int dim=0) -> Tensor(a)[]");
   ASSERT_TRUE(Split);
   EXPECT_EQ(Split->Returns[0].Ty, Type::TensorList);
   auto None = OpSchema::parse("_foreach_zero_(Tensor(a!)[] self) -> ()");
@@ -101,30 +103,37 @@ TEST(OpSchemaTest, ParsesEveryBuiltinSchema) {
 // dtype) is sum.dim_IntList, whose dtype is keyword-only, and not sum's
 // dtype-only overload nor the named-tensor one; sum(dtype) is sum itself.
 TEST(AtenSemanticsTest, OverloadsByArgumentsKeywordOnesIncluded) {
-  const OpSchema *Dims = AtenSemantics::builtinSchema("sum", {true, false, false, false});
+  const OpSchema *Dims =
+      AtenSemantics::builtinSchema("sum", {true, false, false, false});
   ASSERT_TRUE(Dims);
   EXPECT_EQ(Dims->Overload, "dim_IntList");
   CallSemantics S = AtenSemantics::withOverlay(Dims, {});
   EXPECT_EQ(S.RankRule, ResultRank::Reduce);
-  const OpSchema *DTypeOnly = AtenSemantics::builtinSchema("sum", {true, false});
+  const OpSchema *DTypeOnly =
+      AtenSemantics::builtinSchema("sum", {true, false});
   ASSERT_TRUE(DTypeOnly);
   EXPECT_EQ(DTypeOnly->Overload, "");
-  EXPECT_EQ(AtenSemantics::withOverlay(DTypeOnly, {}).RankRule, ResultRank::Scalar);
+  EXPECT_EQ(AtenSemantics::withOverlay(DTypeOnly, {}).RankRule,
+            ResultRank::Scalar);
   // A trailing defaulted parameter of the API's own (tt's SourceLoc) may be
   // left over; one the caller must pass may not.
-  const OpSchema *WithLoc = AtenSemantics::builtinSchema("sum", {true, false, false, false, false}, 1);
+  const OpSchema *WithLoc = AtenSemantics::builtinSchema(
+      "sum", {true, false, false, false, false}, 1);
   ASSERT_TRUE(WithLoc);
   EXPECT_EQ(WithLoc->Overload, "dim_IntList");
-  EXPECT_FALSE(AtenSemantics::builtinSchema("sum", {true, false, false, false, false}, 0));
+  EXPECT_FALSE(AtenSemantics::builtinSchema(
+      "sum", {true, false, false, false, false}, 0));
   // ...and stands only for an argument with a default: tt's max(self, loc)
   // is max(Tensor), not max.dim with loc as its dim.
   unsigned Covered = 0;
-  const OpSchema *Max = AtenSemantics::builtinSchema("max", {true, false}, 1, &Covered);
+  const OpSchema *Max =
+      AtenSemantics::builtinSchema("max", {true, false}, 1, &Covered);
   ASSERT_TRUE(Max);
   EXPECT_EQ(Max->Overload, "");
   EXPECT_EQ(Covered, 1u);
   // An out= overload needs its out tensor: sum(dim, keepdim) is not it.
-  EXPECT_FALSE(AtenSemantics::builtinSchema("sum", {true, false, false})->isOut());
+  EXPECT_FALSE(
+      AtenSemantics::builtinSchema("sum", {true, false, false})->isOut());
 }
 
 TEST(AtenSemanticsTest, OverlayOnBuiltinSchemas) {
@@ -137,7 +146,8 @@ TEST(AtenSemanticsTest, OverlayOnBuiltinSchemas) {
   EXPECT_EQ(AtenSemantics::withOverlay(Eq, {}).DTypeRule, ResultDType::Bool);
   const OpSchema *Argmax = AtenSemantics::builtinSchema("argmax", {true});
   ASSERT_TRUE(Argmax);
-  EXPECT_EQ(AtenSemantics::withOverlay(Argmax, {}).DTypeRule, ResultDType::Int64);
+  EXPECT_EQ(AtenSemantics::withOverlay(Argmax, {}).DTypeRule,
+            ResultDType::Int64);
   const OpSchema *Mm = AtenSemantics::builtinSchema("mm", {true, true});
   ASSERT_TRUE(Mm);
   EXPECT_TRUE(AtenSemantics::withOverlay(Mm, {}).NonPromoting);
@@ -152,7 +162,8 @@ TEST(AtenSemanticsTest, OverlayOnBuiltinSchemas) {
   ASSERT_TRUE(Sort);
   EXPECT_TRUE(AtenSemantics::withOverlay(Sort, {}).ValuesAndIndices);
   // add with a number: the Scalar overload.
-  const OpSchema *AddScalar = AtenSemantics::builtinSchema("add", {true, false});
+  const OpSchema *AddScalar =
+      AtenSemantics::builtinSchema("add", {true, false});
   ASSERT_TRUE(AddScalar);
   EXPECT_EQ(AddScalar->Overload, "Scalar");
   EXPECT_FALSE(AtenSemantics::builtinSchema("no_such_op", {true}));
@@ -231,8 +242,8 @@ protected:
     ASSERT_FALSE(AST->getDiagnostics().hasErrorOccurred());
   }
   const CallSemantics *of(llvm::StringRef QualifiedName) {
-    auto Found = match(
-        functionDecl(hasName(QualifiedName.str())).bind("f"), AST->getASTContext());
+    auto Found = match(functionDecl(hasName(QualifiedName.str())).bind("f"),
+                       AST->getASTContext());
     EXPECT_FALSE(Found.empty()) << QualifiedName.str();
     if (Found.empty())
       return nullptr;

@@ -103,34 +103,16 @@ bool sample(const c10::Argument& a, const Profile& p, torch::Device device, c10:
     return true;
   }
   switch (type->kind()) {
-    case c10::TypeKind::TensorType:
-      out = tensor(p.shape);
-      return true;
+    case c10::TypeKind::TensorType: out = tensor(p.shape); return true;
     case c10::TypeKind::IntType:
-    case c10::TypeKind::SymIntType:
-      out = sample_int(name);
-      return true;
-    case c10::TypeKind::FloatType:
-      out = 0.5;
-      return true;
-    case c10::TypeKind::NumberType:
-      out = c10::Scalar(2.0);
-      return true;
-    case c10::TypeKind::BoolType:
-      out = false;
-      return true;
-    case c10::TypeKind::StringType:
-      out = std::string(name == "reduce" ? "sum" : "none");
-      return true;
-    case c10::TypeKind::ScalarTypeType:
-      out = static_cast<int64_t>(at::kFloat);
-      return true;
-    case c10::TypeKind::LayoutType:
-      out = static_cast<int64_t>(at::kStrided);
-      return true;
-    case c10::TypeKind::MemoryFormatType:
-      out = static_cast<int64_t>(at::MemoryFormat::Contiguous);
-      return true;
+    case c10::TypeKind::SymIntType: out = sample_int(name); return true;
+    case c10::TypeKind::FloatType: out = 0.5; return true;
+    case c10::TypeKind::NumberType: out = c10::Scalar(2.0); return true;
+    case c10::TypeKind::BoolType: out = false; return true;
+    case c10::TypeKind::StringType: out = std::string(name == "reduce" ? "sum" : "none"); return true;
+    case c10::TypeKind::ScalarTypeType: out = static_cast<int64_t>(at::kFloat); return true;
+    case c10::TypeKind::LayoutType: out = static_cast<int64_t>(at::kStrided); return true;
+    case c10::TypeKind::MemoryFormatType: out = static_cast<int64_t>(at::MemoryFormat::Contiguous); return true;
     case c10::TypeKind::ListType: {
       c10::TypePtr element = type->castRaw<c10::ListType>()->getElementType();
       const std::size_t n = a.N() ? static_cast<std::size_t>(*a.N()) : 0;
@@ -149,24 +131,18 @@ bool sample(const c10::Argument& a, const Profile& p, torch::Device device, c10:
           return true;
         }
         case c10::TypeKind::IntType:
-        case c10::TypeKind::SymIntType:
-          out = c10::IValue(sample_ints(name, n, p.shape));
-          return true;
-        case c10::TypeKind::FloatType:
-          out = c10::IValue(std::vector<double>(n ? n : 2, 2.0));
-          return true;
+        case c10::TypeKind::SymIntType: out = c10::IValue(sample_ints(name, n, p.shape)); return true;
+        case c10::TypeKind::FloatType: out = c10::IValue(std::vector<double>(n ? n : 2, 2.0)); return true;
         case c10::TypeKind::BoolType: {
           c10::List<bool> list;
           for (std::size_t i = 0; i < (n ? n : 1); ++i) list.push_back(true);
           out = list;
           return true;
         }
-        default:
-          return false;
+        default: return false;
       }
     }
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -276,7 +252,8 @@ sweep::Results call(const c10::OperatorName& name, torch::Device device, bool gr
       chosen = k;
       std::vector<torch::Tensor> outputs;
       for (const c10::IValue& r : stack) {
-        if (r.isTensor()) outputs.push_back(r.toTensor());
+        if (r.isTensor())
+          outputs.push_back(r.toTensor());
         else if (r.isTensorList())
           for (const at::Tensor& t : r.toTensorVector()) outputs.push_back(t);
       }

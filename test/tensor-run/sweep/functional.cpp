@@ -685,8 +685,8 @@ SWEEP_CASE("functional", "F::cross_entropy(weight, ignore_index, label_smoothing
   Tensor x = sweep::randn({6, 5}, device, true);
   Tensor target = torch::tensor({0, 2, 4, 1, 2, 3}, torch::kLong).to(device);
   Tensor weight = sweep::rand({5}, device) + 0.5;
-  Tensor loss = F::cross_entropy(
-      x, target, F::CrossEntropyFuncOptions().weight(weight).ignore_index(2).label_smoothing(0.2));
+  Tensor loss =
+      F::cross_entropy(x, target, F::CrossEntropyFuncOptions().weight(weight).ignore_index(2).label_smoothing(0.2));
   return sweep::forward_backward({loss}, {x});
 }
 
@@ -716,8 +716,7 @@ SWEEP_CASE("functional", "F::ctc_loss") {
 SWEEP_CASE("functional", "F::hinge_embedding_loss") {
   Tensor x = sweep::rand({4, 5}, device, true);
   Tensor y = plus_minus_one({4, 5}, device);
-  return sweep::forward_backward({F::hinge_embedding_loss(x, y, F::HingeEmbeddingLossFuncOptions().margin(0.5))},
-                                 {x});
+  return sweep::forward_backward({F::hinge_embedding_loss(x, y, F::HingeEmbeddingLossFuncOptions().margin(0.5))}, {x});
 }
 
 SWEEP_CASE("functional", "F::huber_loss") {
@@ -965,9 +964,9 @@ SWEEP_RANDOM_CASE("functional", "F::fractional_max_pool3d") {
 SWEEP_CASE("functional", "F::fractional_max_pool3d(random samples)") {
   Tensor x = sweep::randn({2, 2, 6, 6, 6}, device, true);
   Tensor samples = sweep::rand({2, 2, 3}, device);
-  Tensor y = F::fractional_max_pool3d(x, F::FractionalMaxPool3dFuncOptions(2)
-                                             .output_ratio(std::vector<double>{0.5, 0.5, 0.5})
-                                             ._random_samples(samples));
+  Tensor y = F::fractional_max_pool3d(
+      x,
+      F::FractionalMaxPool3dFuncOptions(2).output_ratio(std::vector<double>{0.5, 0.5, 0.5})._random_samples(samples));
   return sweep::forward_backward({y}, {x});
 }
 
@@ -1086,16 +1085,15 @@ SWEEP_CASE("functional", "F::interpolate") {
 
 SWEEP_CASE("functional", "F::interpolate(bilinear, bicubic)") {
   Tensor x = sweep::randn({2, 3, 4, 4}, device, true);
-  Tensor bilinear = F::interpolate(x, F::InterpolateFuncOptions()
-                                         .scale_factor(std::vector<double>{2, 2})
-                                         .mode(torch::kBilinear)
-                                         .align_corners(false));
+  Tensor bilinear = F::interpolate(
+      x,
+      F::InterpolateFuncOptions().scale_factor(std::vector<double>{2, 2}).mode(torch::kBilinear).align_corners(false));
   Tensor corners = F::interpolate(
       x, F::InterpolateFuncOptions().size(std::vector<int64_t>{7, 6}).mode(torch::kBilinear).align_corners(true));
   Tensor bicubic = F::interpolate(x, F::InterpolateFuncOptions()
-                                        .scale_factor(std::vector<double>{1.5, 1.5})
-                                        .mode(torch::kBicubic)
-                                        .align_corners(false));
+                                         .scale_factor(std::vector<double>{1.5, 1.5})
+                                         .mode(torch::kBicubic)
+                                         .align_corners(false));
   return sweep::forward_backward({bilinear, corners, bicubic}, {x});
 }
 
@@ -1126,9 +1124,9 @@ SWEEP_CASE("functional", "F::_interp_output_size") {
   // The size helper of interpolate (public in 1.13) on a device tensor; its
   // result used as the size of an interpolation.
   Tensor x = sweep::randn({2, 3, 4, 5}, device, true);
-  std::vector<int64_t> size = F::_interp_output_size(
-      2, std::make_tuple(x, c10::optional<std::vector<int64_t>>(), c10::optional<std::vector<double>>({1.5, 2.0}),
-                         c10::optional<bool>()));
+  std::vector<int64_t> size =
+      F::_interp_output_size(2, std::make_tuple(x, c10::optional<std::vector<int64_t>>(),
+                                                c10::optional<std::vector<double>>({1.5, 2.0}), c10::optional<bool>()));
   Tensor y = F::interpolate(x, F::InterpolateFuncOptions().size(size).mode(torch::kBilinear).align_corners(false));
   return sweep::forward_backward({y}, {x});
 }

@@ -72,7 +72,8 @@ Results forward_backward(const std::vector<torch::Tensor>& outputs, const std::v
   for (const auto* list : {&inputs, &parameters})
     for (const torch::Tensor& t : *list) {
       torch::Tensor g = t.defined() ? t.grad() : torch::Tensor();
-      r.push_back(g.defined() ? g : torch::empty({0}, torch::TensorOptions().device(t.defined() ? t.device() : torch::kCPU)));
+      r.push_back(
+          g.defined() ? g : torch::empty({0}, torch::TensorOptions().device(t.defined() ? t.device() : torch::kCPU)));
     }
   return r;
 }
@@ -129,22 +130,31 @@ int main(int argc, char** argv) {
   std::string family, only;
   bool inventory = false, verbose = false, trace = false, cpu_twice = false;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--family") && i + 1 < argc) family = argv[++i];
-    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
-    else if (!std::strcmp(argv[i], "--inventory")) inventory = true;
-    else if (!std::strcmp(argv[i], "--verbose")) verbose = true;
-    else if (!std::strcmp(argv[i], "--trace")) trace = true;  // each case's name before it runs, for crashes
+    if (!std::strcmp(argv[i], "--family") && i + 1 < argc)
+      family = argv[++i];
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
+    else if (!std::strcmp(argv[i], "--inventory"))
+      inventory = true;
+    else if (!std::strcmp(argv[i], "--verbose"))
+      verbose = true;
+    else if (!std::strcmp(argv[i], "--trace"))
+      trace = true;  // each case's name before it runs, for crashes
     // Both runs on the cpu: finds cases that do not repeat on their own
     // (a sample a kernel reads out of bounds), without tensor-run.
-    else if (!std::strcmp(argv[i], "--cpu-twice")) cpu_twice = true;
+    else if (!std::strcmp(argv[i], "--cpu-twice"))
+      cpu_twice = true;
     else {
-      std::cerr << "usage: " << argv[0] << " [--family module|functional|aten] [--only SUBSTRING] [--inventory] [--verbose] [--trace] [--cpu-twice]\n";
+      std::cerr << "usage: " << argv[0]
+                << " [--family module|functional|aten] [--only SUBSTRING] [--inventory] [--verbose] [--trace] "
+                   "[--cpu-twice]\n";
       return 2;
     }
   }
   if (inventory) {
     for (const sweep::Case& c : sweep::all()) std::cout << "case\t" << c.family << "\t" << c.name << "\n";
-    for (const sweep::Skip& s : sweep::skips()) std::cout << "skip\t" << s.family << "\t" << s.name << "\t" << s.why << "\n";
+    for (const sweep::Skip& s : sweep::skips())
+      std::cout << "skip\t" << s.family << "\t" << s.name << "\t" << s.why << "\n";
     return 0;
   }
   if (!cpu_twice && !torch::cuda::is_available()) {
@@ -189,7 +199,8 @@ int main(int argc, char** argv) {
     if (!c.refused.empty() && !cpu_twice) {
       if (threw && why.find(c.refused) != std::string::npos) {
         ++refused;
-        if (verbose) std::cout << "refused " << c.family << " " << c.name << ": " << why.substr(0, why.find('\n')) << "\n";
+        if (verbose)
+          std::cout << "refused " << c.family << " " << c.name << ": " << why.substr(0, why.find('\n')) << "\n";
         continue;
       }
       why = threw ? "refused with another error than \"" + c.refused + "\": " + why

@@ -290,8 +290,7 @@ SWEEP_CASE("module", "MultiheadAttention(masks)") {
   // Cross-attention with a causal attention mask and a key padding mask,
   // key and value sizes other than the query's, bias_k/bias_v and a zero attention row.
   // (LibTorch 1.13 asserts key.sizes() == value.sizes(): kdim == vdim.)
-  nn::MultiheadAttention m(
-      nn::MultiheadAttentionOptions(8, 2).kdim(6).vdim(6).add_bias_kv(true).add_zero_attn(true));
+  nn::MultiheadAttention m(nn::MultiheadAttentionOptions(8, 2).kdim(6).vdim(6).add_bias_kv(true).add_zero_attn(true));
   m->to(device);
   Tensor q = sweep::randn({5, 2, 8}, device, true);
   Tensor k = sweep::randn({7, 2, 6}, device, true);
@@ -768,7 +767,8 @@ SWEEP_RANDOM_CASE("module", "FractionalMaxPool2d") {
 SWEEP_CASE("module", "FractionalMaxPool2d(random samples)") {
   // With the samples given, the pooling is deterministic; they are a buffer
   // of the module and move with it.
-  nn::FractionalMaxPool2d m(nn::FractionalMaxPool2dOptions(2).output_ratio(std::vector<double>{0.5, 0.5})
+  nn::FractionalMaxPool2d m(nn::FractionalMaxPool2dOptions(2)
+                                .output_ratio(std::vector<double>{0.5, 0.5})
                                 ._random_samples(torch::rand({2, 3, 2})));
   m->to(device);
   Tensor x = sweep::randn({2, 3, 8, 8}, device, true);
@@ -785,7 +785,8 @@ SWEEP_RANDOM_CASE("module", "FractionalMaxPool3d") {
 }
 
 SWEEP_CASE("module", "FractionalMaxPool3d(random samples)") {
-  nn::FractionalMaxPool3d m(nn::FractionalMaxPool3dOptions(2).output_size(std::vector<int64_t>{3, 3, 3})
+  nn::FractionalMaxPool3d m(nn::FractionalMaxPool3dOptions(2)
+                                .output_size(std::vector<int64_t>{3, 3, 3})
                                 ._random_samples(torch::rand({2, 2, 3})));
   m->to(device);
   Tensor x = sweep::randn({2, 2, 6, 6, 6}, device, true);
@@ -1125,7 +1126,8 @@ SWEEP_CASE("module", "Embedding(max_norm)") {
 }
 
 // Sparse gradients: the emulated devices hold dense tensors only.
-SWEEP_REFUSED_CASE("module", "Embedding(sparse)", "tensor-run cannot emulate aten::_sparse_coo_tensor_with_dims_and_tensors on a sparse cuda tensor") {
+SWEEP_REFUSED_CASE("module", "Embedding(sparse)",
+                   "tensor-run cannot emulate aten::_sparse_coo_tensor_with_dims_and_tensors on a sparse cuda tensor") {
   nn::Embedding m(nn::EmbeddingOptions(10, 4).sparse(true));
   m->to(device);
   Tensor indices = sweep::randint(10, {2, 5}, device);
@@ -1235,8 +1237,7 @@ SWEEP_CASE("module", "Upsample(bilinear)") {
   // U-Net's bilinear upsampling, both align_corners settings.
   nn::Upsample m(
       nn::UpsampleOptions().scale_factor(std::vector<double>{2, 2}).mode(torch::kBilinear).align_corners(true));
-  nn::Upsample m2(
-      nn::UpsampleOptions().size(std::vector<int64_t>{7, 5}).mode(torch::kBilinear).align_corners(false));
+  nn::Upsample m2(nn::UpsampleOptions().size(std::vector<int64_t>{7, 5}).mode(torch::kBilinear).align_corners(false));
   m->to(device);
   m2->to(device);
   Tensor x = sweep::randn({2, 3, 4, 4}, device, true);
@@ -1306,8 +1307,7 @@ SWEEP_CASE("module", "BCEWithLogitsLoss") {
 }
 
 SWEEP_CASE("module", "BCEWithLogitsLoss(pos_weight, weight)") {
-  nn::BCEWithLogitsLoss m(
-      nn::BCEWithLogitsLossOptions().pos_weight(torch::rand({3}) * 3).weight(torch::rand({4, 1})));
+  nn::BCEWithLogitsLoss m(nn::BCEWithLogitsLossOptions().pos_weight(torch::rand({3}) * 3).weight(torch::rand({4, 1})));
   m->to(device);
   Tensor x = sweep::randn({4, 3}, device, true);
   Tensor target = sweep::rand({4, 3}, device);
@@ -1530,11 +1530,10 @@ SWEEP_CASE("module", "TripletMarginLoss") {
 }
 
 SWEEP_CASE("module", "TripletMarginWithDistanceLoss") {
-  nn::TripletMarginWithDistanceLoss m(nn::TripletMarginWithDistanceLossOptions()
-                                          .distance_function([](const Tensor& x, const Tensor& y) {
-                                            return 1.0 - F::cosine_similarity(x, y);
-                                          })
-                                          .margin(0.5));
+  nn::TripletMarginWithDistanceLoss m(
+      nn::TripletMarginWithDistanceLossOptions()
+          .distance_function([](const Tensor& x, const Tensor& y) { return 1.0 - F::cosine_similarity(x, y); })
+          .margin(0.5));
   nn::TripletMarginWithDistanceLoss m2;  // the pairwise distance
   m->to(device);
   m2->to(device);
@@ -1770,8 +1769,8 @@ SWEEP_CASE("module", "TransformerEncoderLayer(gelu, masks)") {
 
 SWEEP_CASE("module", "TransformerEncoder") {
   nn::TransformerEncoderLayer layer(nn::TransformerEncoderLayerOptions(8, 2).dim_feedforward(16).dropout(0.0));
-  nn::TransformerEncoder m(nn::TransformerEncoderOptions(layer, 2).norm(nn::AnyModule(nn::LayerNorm(
-      nn::LayerNormOptions({8})))));
+  nn::TransformerEncoder m(
+      nn::TransformerEncoderOptions(layer, 2).norm(nn::AnyModule(nn::LayerNorm(nn::LayerNormOptions({8})))));
   m->to(device);
   Tensor src = sweep::randn({5, 2, 8}, device, true);
   Tensor mask = nn::TransformerImpl::generate_square_subsequent_mask(5).to(device);
@@ -1797,8 +1796,8 @@ SWEEP_CASE("module", "TransformerDecoder") {
   Tensor memory_padding = torch::zeros({2, 6}, torch::kBool);
   memory_padding[0][5] = true;
   memory_padding = memory_padding.to(device);
-  Tensor y = m->forward(tgt, memory, tgt_mask, /*memory_mask=*/Tensor(), /*tgt_key_padding_mask=*/Tensor(),
-                        memory_padding);
+  Tensor y =
+      m->forward(tgt, memory, tgt_mask, /*memory_mask=*/Tensor(), /*tgt_key_padding_mask=*/Tensor(), memory_padding);
   return sweep::forward_backward({y}, {tgt, memory}, m->parameters());
 }
 

@@ -69,20 +69,19 @@ Results forward_backward(const std::vector<torch::Tensor>& outputs, const std::v
 #define SWEEP_CAT2(a, b) a##b
 #define SWEEP_CAT(a, b) SWEEP_CAT2(a, b)
 /// SWEEP_CASE(family, name) { body using `device`, returning Results }
-#define SWEEP_CASE(family, name)                                                                     \
-  static ::sweep::Results SWEEP_CAT(sweep_case_, __LINE__)(torch::Device device);                    \
-  static const bool SWEEP_CAT(sweep_reg_, __LINE__) =                                               \
-      ::sweep::add({family, name, &SWEEP_CAT(sweep_case_, __LINE__)});                               \
+#define SWEEP_CASE(family, name)                                                                                       \
+  static ::sweep::Results SWEEP_CAT(sweep_case_, __LINE__)(torch::Device device);                                      \
+  static const bool SWEEP_CAT(sweep_reg_, __LINE__) = ::sweep::add({family, name, &SWEEP_CAT(sweep_case_, __LINE__)}); \
   static ::sweep::Results SWEEP_CAT(sweep_case_, __LINE__)(torch::Device device)
 /// A case tensor-run refuses with an error containing `message`.
-#define SWEEP_REFUSED_CASE(family, name, message)                                                    \
-  static ::sweep::Results SWEEP_CAT(sweep_case_, __LINE__)(torch::Device device);                    \
-  static const bool SWEEP_CAT(sweep_reg_, __LINE__) =                                               \
-      ::sweep::add({family, name, &SWEEP_CAT(sweep_case_, __LINE__), /*random=*/false, message});     \
+#define SWEEP_REFUSED_CASE(family, name, message)                                                 \
+  static ::sweep::Results SWEEP_CAT(sweep_case_, __LINE__)(torch::Device device);                 \
+  static const bool SWEEP_CAT(sweep_reg_, __LINE__) =                                             \
+      ::sweep::add({family, name, &SWEEP_CAT(sweep_case_, __LINE__), /*random=*/false, message}); \
   static ::sweep::Results SWEEP_CAT(sweep_case_, __LINE__)(torch::Device device)
 /// The same for a case that draws random numbers on the device.
-#define SWEEP_RANDOM_CASE(family, name)                                                              \
-  static ::sweep::Results SWEEP_CAT(sweep_case_, __LINE__)(torch::Device device);                    \
-  static const bool SWEEP_CAT(sweep_reg_, __LINE__) =                                               \
-      ::sweep::add({family, name, &SWEEP_CAT(sweep_case_, __LINE__), /*random=*/true});              \
+#define SWEEP_RANDOM_CASE(family, name)                                                 \
+  static ::sweep::Results SWEEP_CAT(sweep_case_, __LINE__)(torch::Device device);       \
+  static const bool SWEEP_CAT(sweep_reg_, __LINE__) =                                   \
+      ::sweep::add({family, name, &SWEEP_CAT(sweep_case_, __LINE__), /*random=*/true}); \
   static ::sweep::Results SWEEP_CAT(sweep_case_, __LINE__)(torch::Device device)

@@ -76,11 +76,11 @@ TEST(DeviceRule, OutputsGoToTheCommonDevice) {
 TEST(DtypeRule, MatrixProductsNeedOneFloatingDtype) {
   const auto names = same_dtype_arguments("aten::addmm");
   ASSERT_FALSE(names.empty());
-  auto m = check_same_dtype({op("self", kCuda0, 1, c10::ScalarType::Half), op("mat1", kCuda0),
-                             op("mat2", kCuda0, 2, c10::ScalarType::Half)},
-                            names);
+  auto m = check_same_dtype(
+      {op("self", kCuda0, 1, c10::ScalarType::Half), op("mat1", kCuda0), op("mat2", kCuda0, 2, c10::ScalarType::Half)},
+      names);
   ASSERT_TRUE(m);
-  EXPECT_EQ(m->first, 1u);   // mat1 first, as the cuda kernel checks
+  EXPECT_EQ(m->first, 1u);  // mat1 first, as the cuda kernel checks
   EXPECT_EQ(m->second, 2u);
   EXPECT_EQ(dtype_mismatch_message("aten::addmm", c10::ScalarType::Float, c10::ScalarType::Half),
             "expected mat1 and mat2 to have the same dtype, but got: float != c10::Half");

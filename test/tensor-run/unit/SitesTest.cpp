@@ -78,9 +78,11 @@ TEST(Names, QualifiedName) {
 
 TEST(Names, LibTorchModules) {
   EXPECT_EQ(libtorch_module_of(lib("torch::nn::LinearImpl::forward(at::Tensor const&)")), "Linear");
-  EXPECT_EQ(libtorch_module_of(lib("torch::nn::BatchNormImplBase<2ul, torch::nn::BatchNorm2dImpl>::forward(at::Tensor const&)")),
+  EXPECT_EQ(libtorch_module_of(
+                lib("torch::nn::BatchNormImplBase<2ul, torch::nn::BatchNorm2dImpl>::forward(at::Tensor const&)")),
             "BatchNorm2d");
-  EXPECT_EQ(libtorch_module_of(lib("torch::nn::LSTMImpl::forward(at::Tensor const&, c10::optional<std::tuple<at::Tensor, at::Tensor> >)")),
+  EXPECT_EQ(libtorch_module_of(lib(
+                "torch::nn::LSTMImpl::forward(at::Tensor const&, c10::optional<std::tuple<at::Tensor, at::Tensor> >)")),
             "LSTM");
   EXPECT_EQ(libtorch_module_of(lib("torch::jit::Module::forward(std::vector<c10::IValue>)")), "TorchScript module");
   EXPECT_EQ(libtorch_module_of(lib("torch::nn::Module::to(c10::Device, bool)")), "");
@@ -108,7 +110,8 @@ TEST(Frames, UserFrames) {
 }
 
 TEST(Frames, ObjectKinds) {
-  EXPECT_EQ(classify_object("/usr/lib/x86_64-linux-gnu/libtorch_cpu.so.1.13", "/x/libtensor-run.so"), ObjectKind::LibTorch);
+  EXPECT_EQ(classify_object("/usr/lib/x86_64-linux-gnu/libtorch_cpu.so.1.13", "/x/libtensor-run.so"),
+            ObjectKind::LibTorch);
   EXPECT_EQ(classify_object("/opt/libtorch/lib/libc10.so", "/x/libtensor-run.so"), ObjectKind::LibTorch);
   EXPECT_EQ(classify_object("/usr/lib/x86_64-linux-gnu/libc.so.6", "/x/libtensor-run.so"), ObjectKind::System);
   EXPECT_EQ(classify_object("/x/libtensor-run.so", "/x/libtensor-run.so"), ObjectKind::Self);
@@ -121,8 +124,7 @@ TEST(Place, UnmovedInputAtTheOutermostModuleCall) {
   std::vector<Frame> frames = {lib("at::_ops::addmm::call(at::Tensor const&)"),
                                lib("torch::nn::LinearImpl::forward(at::Tensor const&)"),
                                header("torch::nn::ModuleHolder<torch::nn::LinearImpl>::operator()(at::Tensor&)"),
-                               user("(anonymous namespace)::NetImpl::forward(at::Tensor)", 12),
-                               user("main", 40)};
+                               user("(anonymous namespace)::NetImpl::forward(at::Tensor)", 12), user("main", 40)};
   Placement p = place(ViolationKind::Device, true, frames);
   EXPECT_EQ(p.check, "tensor-unmoved-input");
   EXPECT_EQ(p.frame, 4u);
@@ -183,11 +185,13 @@ TEST(Place, NoUserFrame) {
 
 TEST(Place, DiscardedCastByTheUser) {
   std::vector<Frame> frames = {lib("at::native::_to_copy(at::Tensor const&)"),
-                               lib("at::_ops::_to_copy::call(at::Tensor const&)"), lib(""),
+                               lib("at::_ops::_to_copy::call(at::Tensor const&)"),
+                               lib(""),
                                lib("torch::autograd::VariableType::(anonymous namespace)::_to_copy()"),
                                lib("at::native::to(at::Tensor const&)"),
                                lib("at::_ops::to_device::call(at::Tensor const&)"),
-                               header("at::Tensor::to(c10::Device, bool, bool) const"), user("main", 43)};
+                               header("at::Tensor::to(c10::Device, bool, bool) const"),
+                               user("main", 43)};
   Placement p = place(ViolationKind::DiscardedCast, false, frames);
   EXPECT_EQ(p.check, "tensor-discarded-cast");
   EXPECT_EQ(p.frame, 7u);

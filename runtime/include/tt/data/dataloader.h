@@ -17,21 +17,42 @@ namespace tt::data {
 struct DataLoaderOptions {
   DataLoaderOptions() = default;
   /* implicit */ DataLoaderOptions(size_t batch_size) : batch_size_(batch_size) {}
-  DataLoaderOptions& batch_size(size_t v) { batch_size_ = v; return *this; }
+  DataLoaderOptions& batch_size(size_t v) {
+    batch_size_ = v;
+    return *this;
+  }
   /// A new permutation each epoch, drawn from seed and the epoch number,
   /// so runs repeat exactly.
-  DataLoaderOptions& shuffle(bool v) { shuffle_ = v; return *this; }
-  DataLoaderOptions& seed(uint64_t v) { seed_ = v; return *this; }
+  DataLoaderOptions& shuffle(bool v) {
+    shuffle_ = v;
+    return *this;
+  }
+  DataLoaderOptions& seed(uint64_t v) {
+    seed_ = v;
+    return *this;
+  }
   /// Drops the last batch when it would be smaller than batch_size.
-  DataLoaderOptions& drop_last(bool v) { drop_last_ = v; return *this; }
+  DataLoaderOptions& drop_last(bool v) {
+    drop_last_ = v;
+    return *this;
+  }
   /// Batches come back in page-locked memory (needs a CUDA backend, real
   /// or emulated; without one the option is ignored, as PyTorch does).
-  DataLoaderOptions& pin_memory(bool v) { pin_memory_ = v; return *this; }
+  DataLoaderOptions& pin_memory(bool v) {
+    pin_memory_ = v;
+    return *this;
+  }
   /// Background threads that assemble batches ahead of the consumer (0:
   /// on the consumer's thread). Order is always the sampler's.
-  DataLoaderOptions& num_workers(size_t v) { num_workers_ = v; return *this; }
+  DataLoaderOptions& num_workers(size_t v) {
+    num_workers_ = v;
+    return *this;
+  }
   /// Batches each worker may have ready ahead (PyTorch's prefetch_factor).
-  DataLoaderOptions& prefetch_factor(size_t v) { prefetch_factor_ = v; return *this; }
+  DataLoaderOptions& prefetch_factor(size_t v) {
+    prefetch_factor_ = v;
+    return *this;
+  }
   size_t batch_size() const { return batch_size_; }
   bool shuffle() const { return shuffle_; }
   uint64_t seed() const { return seed_; }

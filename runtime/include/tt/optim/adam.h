@@ -10,11 +10,26 @@ namespace tt::optim {
 /// `AdamOptions(1e-3).betas({0.9, 0.999}).eps(1e-8).weight_decay(0)`.
 struct AdamOptions {
   /* implicit */ AdamOptions(double lr = 1e-3) : lr_(lr) {}
-  AdamOptions& lr(double v) { lr_ = v; return *this; }
-  AdamOptions& betas(std::pair<double, double> v) { betas_ = v; return *this; }
-  AdamOptions& eps(double v) { eps_ = v; return *this; }
-  AdamOptions& weight_decay(double v) { weight_decay_ = v; return *this; }
-  AdamOptions& amsgrad(bool v) { amsgrad_ = v; return *this; }
+  AdamOptions& lr(double v) {
+    lr_ = v;
+    return *this;
+  }
+  AdamOptions& betas(std::pair<double, double> v) {
+    betas_ = v;
+    return *this;
+  }
+  AdamOptions& eps(double v) {
+    eps_ = v;
+    return *this;
+  }
+  AdamOptions& weight_decay(double v) {
+    weight_decay_ = v;
+    return *this;
+  }
+  AdamOptions& amsgrad(bool v) {
+    amsgrad_ = v;
+    return *this;
+  }
   double lr() const { return lr_; }
   std::pair<double, double> betas() const { return betas_; }
   double eps() const { return eps_; }
