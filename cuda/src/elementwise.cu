@@ -10,6 +10,7 @@
 #include "device_context.h"
 #include "device_types.cuh"
 #include "kernel_table.h"
+#include "kernels/op_math.h"
 #include "launch_utils.h"
 
 namespace tt::cuda_backend {
@@ -46,17 +47,6 @@ __device__ __forceinline__ T load_at(const Operand<T>& o, int64_t byte_offset) {
   return o.by_value ? o.value : *reinterpret_cast<const T*>(o.p + byte_offset);
 }
 
-template <class M>
-__device__ __forceinline__ M int_pow(M base, M exp) {  // exp >= 0 (checked by the op)
-  M result = 1;
-  while (exp > 0) {
-    if (exp & 1) result *= base;
-    base *= base;
-    exp >>= 1;
-  }
-  return result;
-}
-
 template <class T>
 struct BinaryArgs {
   int op;
@@ -64,49 +54,45 @@ struct BinaryArgs {
   bool unit_alpha;
 };
 
-// The cpu's binary_typed, element by element (no FMA: -fmad=false).
+// The op as a uniform run-time switch over op_math.h's functions, which the
+// cpu's binary_typed instantiates per op (no FMA: -fmad=false).
 template <class T, class Out>
 __device__ __forceinline__ Out binary_apply(const BinaryArgs<T>& args, T xs, T ys) {
+  namespace m = detail::kernels::math;
   using M = opmath_t<T>;
   const M x = load_math(xs), y = load_math(ys);
-  if constexpr (std::is_same_v<Out, bool> && !std::is_same_v<T, bool>) {
+  if constexpr (std::is_same_v<Out, bool>) {
     switch (static_cast<BinaryOp>(args.op)) {
-      case BinaryOp::Eq: return x == y;
-      case BinaryOp::Ne: return x != y;
-      case BinaryOp::Lt: return x < y;
-      case BinaryOp::Le: return x <= y;
-      case BinaryOp::Gt: return x > y;
-      default: return x >= y;
+      case BinaryOp::Eq: return m::compare<BinaryOp::Eq, M>(x, y);
+      case BinaryOp::Ne: return m::compare<BinaryOp::Ne, M>(x, y);
+      case BinaryOp::Lt: return m::compare<BinaryOp::Lt, M>(x, y);
+      case BinaryOp::Le: return m::compare<BinaryOp::Le, M>(x, y);
+      case BinaryOp::Gt: return m::compare<BinaryOp::Gt, M>(x, y);
+      case BinaryOp::Ge: return m::compare<BinaryOp::Ge, M>(x, y);
+      default: break;
     }
-  } else if constexpr (std::is_same_v<T, bool>) {
-    switch (static_cast<BinaryOp>(args.op)) {
-      case BinaryOp::Eq: return x == y;
-      case BinaryOp::Ne: return x != y;
-      case BinaryOp::Lt: return x < y;
-      case BinaryOp::Le: return x <= y;
-      case BinaryOp::Gt: return x > y;
-      case BinaryOp::Ge: return x >= y;
-      case BinaryOp::Add: return x || y;  // bool arithmetic is logical, as PyTorch
-      default: return x && y;
+    if constexpr (std::is_same_v<T, bool>) {
+      if (static_cast<BinaryOp>(args.op) == BinaryOp::Add) return m::logical<BinaryOp::Add>(x, y);
+      return m::logical<BinaryOp::Mul>(x, y);
     }
+    return false;  // never launched: arithmetic on non-bool inputs has a non-bool output
   } else {
     M r;
     switch (static_cast<BinaryOp>(args.op)) {
-      case BinaryOp::Add: r = args.unit_alpha ? M(x + y) : M(x + args.alpha * y); break;
-      case BinaryOp::Sub: r = args.unit_alpha ? M(x - y) : M(x - args.alpha * y); break;
-      case BinaryOp::Mul: r = M(x * y); break;
+      case BinaryOp::Add:
+        r = args.unit_alpha ? m::arith<BinaryOp::Add, M>(x, y) : m::arith_alpha<BinaryOp::Add, M>(x, y, args.alpha);
+        break;
+      case BinaryOp::Sub:
+        r = args.unit_alpha ? m::arith<BinaryOp::Sub, M>(x, y) : m::arith_alpha<BinaryOp::Sub, M>(x, y, args.alpha);
+        break;
+      case BinaryOp::Mul: r = m::arith<BinaryOp::Mul, M>(x, y); break;
       case BinaryOp::Div:
         if constexpr (std::is_floating_point_v<M>)
-          r = x / y;
+          r = m::arith<BinaryOp::Div, M>(x, y);
         else
           r = M(0);  // never launched: true division promotes integers
         break;
-      default:
-        if constexpr (std::is_floating_point_v<M>)
-          r = pow(x, y);
-        else
-          r = int_pow<M>(x, y);
-        break;
+      default: r = m::arith<BinaryOp::Pow, M>(x, y); break;
     }
     return store_math<Out>(r);
   }
@@ -175,39 +161,29 @@ struct UnaryArgs {
 
 template <class T>
 __device__ __forceinline__ T unary_apply(const UnaryArgs<T>& args, T xs) {
+  namespace m = detail::kernels::math;
   using M = opmath_t<T>;
   const M x = load_math(xs);
-  M r = x;
-  if (args.op < 0) {  // clamp: comparisons with NaN are false, so NaN passes through
-    if (args.has_lo && r < args.lo) r = args.lo;
-    if (args.has_hi && r > args.hi) r = args.hi;
-    return store_math<T>(r);
-  }
+  if (args.op < 0) return store_math<T>(m::clamp<M>(x, args.has_lo, args.lo, args.has_hi, args.hi));
   if constexpr (std::is_same_v<T, bool>) {
     return xs;  // abs/relu of bool are identities; neg is refused by the op
   } else {
+    auto run = [&]<UnaryOp Op>() -> M {
+      if constexpr (m::unary_defined<Op, M>())
+        return m::unary<Op, M>(x);
+      else
+        return x;  // never launched (the op refuses the dtype)
+    };
+    M r;
     switch (static_cast<UnaryOp>(args.op)) {
-      case UnaryOp::Neg: r = M(-x); break;
-      case UnaryOp::Abs:
-        if constexpr (std::is_unsigned_v<M>)
-          r = x;
-        else
-          r = x < M(0) ? M(-x) : x;
-        break;
-      case UnaryOp::Relu:  // NaN stays NaN, as at::relu
-        if constexpr (!std::is_unsigned_v<M>) r = x < M(0) ? M(0) : x;
-        break;
-      default:
-        if constexpr (std::is_floating_point_v<M>) {
-          switch (static_cast<UnaryOp>(args.op)) {
-            case UnaryOp::Sigmoid: r = M(1) / (M(1) + exp(-x)); break;
-            case UnaryOp::Tanh: r = tanh(x); break;
-            case UnaryOp::Exp: r = exp(x); break;
-            case UnaryOp::Log: r = log(x); break;
-            default: r = sqrt(x); break;
-          }
-        }
-        break;
+      case UnaryOp::Neg: r = run.template operator()<UnaryOp::Neg>(); break;
+      case UnaryOp::Abs: r = run.template operator()<UnaryOp::Abs>(); break;
+      case UnaryOp::Relu: r = run.template operator()<UnaryOp::Relu>(); break;
+      case UnaryOp::Sigmoid: r = run.template operator()<UnaryOp::Sigmoid>(); break;
+      case UnaryOp::Tanh: r = run.template operator()<UnaryOp::Tanh>(); break;
+      case UnaryOp::Exp: r = run.template operator()<UnaryOp::Exp>(); break;
+      case UnaryOp::Log: r = run.template operator()<UnaryOp::Log>(); break;
+      default: r = run.template operator()<UnaryOp::Sqrt>(); break;
     }
     return store_math<T>(r);
   }

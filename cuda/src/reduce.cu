@@ -11,6 +11,7 @@
 #include "device_context.h"
 #include "device_types.cuh"
 #include "kernel_table.h"
+#include "kernels/op_math.h"
 #include "launch_utils.h"
 
 namespace tt::cuda_backend {
@@ -32,28 +33,15 @@ struct SumReducer {
   __device__ static void add(S& s, T x, int64_t) { s.v += static_cast<Acc>(load_math(x)); }
 };
 
-// kMax: max/argmax; else min. The combination is associative and
-// commutative, so any split of r gives the cpu's sequential answer: the
-// first NaN, else the best value at its smallest index.
+// kMax: max/argmax; else min. The combine step is op_math.h's, the cpu's
+// own: associative and commutative, so any split of r gives the cpu's
+// sequential answer (the first NaN, else the best value at its smallest index).
 template <class T, bool kMax>
 struct MinMaxReducer {
   using M = opmath_t<T>;
-  struct S {
-    M v;
-    int64_t i;
-    bool valid;
-  };
-  __device__ static S init() { return {M{}, 0, false}; }
-  __device__ static S combine(S a, S b) {
-    if (!a.valid) return b;
-    if (!b.valid) return a;
-    if constexpr (std::is_floating_point_v<M>) {
-      const bool an = a.v != a.v, bn = b.v != b.v;
-      if (an || bn) return (an && bn) ? (a.i < b.i ? a : b) : (an ? a : b);
-    }
-    if (a.v == b.v) return a.i < b.i ? a : b;
-    return (kMax ? a.v > b.v : a.v < b.v) ? a : b;
-  }
+  using S = detail::kernels::math::BestAt<M>;
+  __device__ static S init() { return S{M{}, 0, false}; }
+  __device__ static S combine(S a, S b) { return detail::kernels::math::combine<kMax>(a, b); }
   __device__ static void add(S& s, T x, int64_t j) { s = combine(s, S{load_math(x), j, true}); }
 };
 

@@ -7,6 +7,7 @@
 #include "dtype_dispatch.h"
 #include "kernels/kernels.h"
 #include "kernels/loops.h"
+#include "kernels/op_math.h"
 
 namespace tt::detail::kernels {
 
@@ -64,54 +65,48 @@ T bit_select(bool c, T a, T b) {
   return std::bit_cast<T>(static_cast<U>((std::bit_cast<U>(a) & m) | (std::bit_cast<U>(b) & static_cast<U>(~m))));
 }
 
-template <class M>
-M int_pow(M base, M exp) {  // exp >= 0 (checked by the op)
-  M result = 1;
-  while (exp > 0) {
-    if (exp & 1) result *= base;
-    base *= base;
-    exp >>= 1;
-  }
-  return result;
-}
-
 template <class T>
 void binary_typed(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const TensorImpl& b, const Scalar& alpha_s) {
   using M = opmath_t<T>;
-  auto cmp = [&](auto pred) { binary_loop<bool, T>(out, a, b, [pred](T x, T y) { return pred(M(x), M(y)); }); };
+  // The op is a template argument here, so each loop is its own
+  // vectorisable instance; what it computes is op_math.h's, shared with cuda/.
+  auto cmp = [&]<BinaryOp Op>() {
+    binary_loop<bool, T>(out, a, b, [](T x, T y) { return math::compare<Op, M>(M(x), M(y)); });
+  };
   switch (op) {
-    case BinaryOp::Eq: return cmp([](M x, M y) { return x == y; });
-    case BinaryOp::Ne: return cmp([](M x, M y) { return x != y; });
-    case BinaryOp::Lt: return cmp([](M x, M y) { return x < y; });
-    case BinaryOp::Le: return cmp([](M x, M y) { return x <= y; });
-    case BinaryOp::Gt: return cmp([](M x, M y) { return x > y; });
-    case BinaryOp::Ge: return cmp([](M x, M y) { return x >= y; });
+    case BinaryOp::Eq: return cmp.template operator()<BinaryOp::Eq>();
+    case BinaryOp::Ne: return cmp.template operator()<BinaryOp::Ne>();
+    case BinaryOp::Lt: return cmp.template operator()<BinaryOp::Lt>();
+    case BinaryOp::Le: return cmp.template operator()<BinaryOp::Le>();
+    case BinaryOp::Gt: return cmp.template operator()<BinaryOp::Gt>();
+    case BinaryOp::Ge: return cmp.template operator()<BinaryOp::Ge>();
     default: break;
   }
   if constexpr (std::is_same_v<T, bool>) {
-    // bool arithmetic is logical (PyTorch: True + True == True).
-    if (op == BinaryOp::Add) return binary_loop<bool, bool>(out, a, b, [](bool x, bool y) { return x || y; });
-    return binary_loop<bool, bool>(out, a, b, [](bool x, bool y) { return x && y; });  // Mul
+    if (op == BinaryOp::Add)
+      return binary_loop<bool, bool>(out, a, b, [](bool x, bool y) { return math::logical<BinaryOp::Add>(x, y); });
+    return binary_loop<bool, bool>(out, a, b, [](bool x, bool y) { return math::logical<BinaryOp::Mul>(x, y); });
   } else {
     const M alpha =
         alpha_s.is_floating_point() ? static_cast<M>(alpha_s.to_double()) : static_cast<M>(alpha_s.to_long());
+    auto run = [&]<BinaryOp Op>() {
+      binary_loop<T, T>(out, a, b, [](T x, T y) { return T(math::arith<Op, M>(M(x), M(y))); });
+    };
+    auto run_alpha = [&]<BinaryOp Op>() {
+      binary_loop<T, T>(out, a, b, [alpha](T x, T y) { return T(math::arith_alpha<Op, M>(M(x), M(y), alpha)); });
+    };
     switch (op) {
       case BinaryOp::Add:
-        if (alpha == M(1)) return binary_loop<T, T>(out, a, b, [](T x, T y) { return T(M(x) + M(y)); });
-        return binary_loop<T, T>(out, a, b, [alpha](T x, T y) { return T(M(x) + alpha * M(y)); });
+        if (alpha == M(1)) return run.template operator()<BinaryOp::Add>();
+        return run_alpha.template operator()<BinaryOp::Add>();
       case BinaryOp::Sub:
-        if (alpha == M(1)) return binary_loop<T, T>(out, a, b, [](T x, T y) { return T(M(x) - M(y)); });
-        return binary_loop<T, T>(out, a, b, [alpha](T x, T y) { return T(M(x) - alpha * M(y)); });
-      case BinaryOp::Mul: return binary_loop<T, T>(out, a, b, [](T x, T y) { return T(M(x) * M(y)); });
+        if (alpha == M(1)) return run.template operator()<BinaryOp::Sub>();
+        return run_alpha.template operator()<BinaryOp::Sub>();
+      case BinaryOp::Mul: return run.template operator()<BinaryOp::Mul>();
       case BinaryOp::Div:
-        if constexpr (std::is_floating_point_v<M>)
-          return binary_loop<T, T>(out, a, b, [](T x, T y) { return T(M(x) / M(y)); });
+        if constexpr (std::is_floating_point_v<M>) return run.template operator()<BinaryOp::Div>();
         break;  // true division never runs on integers (promoted to float by the op)
-      case BinaryOp::Pow:
-        if constexpr (std::is_floating_point_v<M>)
-          return binary_loop<T, T>(out, a, b, [](T x, T y) { return T(std::pow(M(x), M(y))); });
-        else
-          return binary_loop<T, T>(out, a, b, [](T x, T y) { return T(int_pow<M>(M(x), M(y))); });
+      case BinaryOp::Pow: return run.template operator()<BinaryOp::Pow>();
       default: break;
     }
   }
@@ -120,28 +115,23 @@ void binary_typed(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const
 template <class T>
 void unary_typed(UnaryOp op, const TensorImpl& out, const TensorImpl& in) {
   using M = opmath_t<T>;
-  switch (op) {
-    case UnaryOp::Neg:
-      if constexpr (!std::is_same_v<T, bool>) return unary_loop<T>(out, in, [](T x) { return T(-M(x)); });
-      break;
-    case UnaryOp::Abs:
-      if constexpr (std::is_unsigned_v<M>)
-        return unary_loop<T>(out, in, [](T x) { return x; });
-      else
-        return unary_loop<T>(out, in, [](T x) { return T(M(x) < M(0) ? M(-M(x)) : M(x)); });
-    case UnaryOp::Relu:
-      // NaN stays NaN, as at::relu (clamp_min).
-      return unary_loop<T>(out, in, [](T x) { return T(M(x) < M(0) ? M(0) : M(x)); });
-    default: break;
-  }
-  if constexpr (std::is_floating_point_v<M>) {
+  if constexpr (std::is_same_v<T, bool>) {
+    // abs and relu of bool are identities; neg is refused by the op.
+    if (op == UnaryOp::Abs || op == UnaryOp::Relu) unary_loop<T>(out, in, [](T x) { return x; });
+  } else {
+    auto run = [&]<UnaryOp Op>() {
+      if constexpr (math::unary_defined<Op, M>())
+        unary_loop<T>(out, in, [](T x) { return T(math::unary<Op, M>(M(x))); });
+    };
     switch (op) {
-      case UnaryOp::Sigmoid: return unary_loop<T>(out, in, [](T x) { return T(M(1) / (M(1) + std::exp(-M(x)))); });
-      case UnaryOp::Tanh: return unary_loop<T>(out, in, [](T x) { return T(std::tanh(M(x))); });
-      case UnaryOp::Exp: return unary_loop<T>(out, in, [](T x) { return T(std::exp(M(x))); });
-      case UnaryOp::Log: return unary_loop<T>(out, in, [](T x) { return T(std::log(M(x))); });
-      case UnaryOp::Sqrt: return unary_loop<T>(out, in, [](T x) { return T(std::sqrt(M(x))); });
-      default: break;
+      case UnaryOp::Neg: return run.template operator()<UnaryOp::Neg>();
+      case UnaryOp::Abs: return run.template operator()<UnaryOp::Abs>();
+      case UnaryOp::Relu: return run.template operator()<UnaryOp::Relu>();
+      case UnaryOp::Sigmoid: return run.template operator()<UnaryOp::Sigmoid>();
+      case UnaryOp::Tanh: return run.template operator()<UnaryOp::Tanh>();
+      case UnaryOp::Exp: return run.template operator()<UnaryOp::Exp>();
+      case UnaryOp::Log: return run.template operator()<UnaryOp::Log>();
+      case UnaryOp::Sqrt: return run.template operator()<UnaryOp::Sqrt>();
     }
   }
 }
@@ -164,12 +154,7 @@ static void clamp_cpu(const TensorImpl& out, const TensorImpl& in, std::optional
     if constexpr (!std::is_same_v<T, bool>) {
       const bool has_lo = lo.has_value(), has_hi = hi.has_value();
       const M l = has_lo ? static_cast<M>(*lo) : M(0), h = has_hi ? static_cast<M>(*hi) : M(0);
-      unary_loop<T>(out, in, [=](T x) {
-        M v = M(x);
-        if (has_lo && v < l) v = l;  // comparisons with NaN are false: NaN passes through
-        if (has_hi && v > h) v = h;
-        return T(v);
-      });
+      unary_loop<T>(out, in, [=](T x) { return T(math::clamp<M>(M(x), has_lo, l, has_hi, h)); });
     }
   });
 }

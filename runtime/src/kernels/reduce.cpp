@@ -7,6 +7,7 @@
 #include "dtype_dispatch.h"
 #include "kernels/kernels.h"
 #include "kernels/loops.h"
+#include "kernels/op_math.h"
 
 namespace tt::detail::kernels {
 
@@ -71,15 +72,6 @@ typename SumAcc<T>::type sum_contiguous(const T* x, int64_t n) {
   }
 }
 
-template <class M>
-bool better(M cand, M best, bool is_max) {
-  if constexpr (std::is_floating_point_v<M>) {
-    if (std::isnan(best)) return false;  // NaN wins and stays
-    if (std::isnan(cand)) return true;
-  }
-  return is_max ? cand > best : cand < best;
-}
-
 // Splits n into up to max_threads() chunks and combines per-chunk results.
 template <class R, class F, class C>
 R parallel_reduce(int64_t n, R init, const F& chunk, const C& combine) {
@@ -142,17 +134,15 @@ void minmax_typed(bool is_max, const TensorImpl& in, int64_t outer, int64_t r, i
                  for (int64_t w = b; w < e; ++w) {
                    const int64_t oi = w / inner, k = w % inner;
                    const T* base = x + oi * r * inner + k;
-                   M best = M(base[0]);
-                   int64_t best_i = 0;
+                   // op_math.h's combine step, shared with cuda/: the first NaN,
+                   // else the best value at its smallest index.
+                   math::BestAt<M> best{M(base[0]), 0, true};
                    for (int64_t j = 1; j < r; ++j) {
-                     const M v = M(base[j * inner]);
-                     if (better<M>(v, best, is_max)) {
-                       best = v;
-                       best_i = j;
-                     }
+                     const math::BestAt<M> cand{M(base[j * inner]), j, true};
+                     best = is_max ? math::combine<true>(best, cand) : math::combine<false>(best, cand);
                    }
-                   if (o) o[w] = T(best);
-                   if (ix) ix[w] = best_i;
+                   if (o) o[w] = T(best.v);
+                   if (ix) ix[w] = best.i;
                  }
                });
 }
