@@ -30,17 +30,26 @@ TT_DEFINE_DISPATCH(device_arg_stub, device_cpu_fn);
 
 class DispatchStubTest : public tt_test::RuntimeTest {
  protected:
+  // The runtime's state as a backend left it (on the HIP-CPU build the real
+  // backend has registered its kernels and enabled them): put back after
+  // each case, so later cases in the same process see it unchanged.
   void SetUp() override {
     RuntimeTest::SetUp();
     g_cpu_calls = g_cuda_calls = 0;
+    enabled_before_ = k::cuda_kernels_enabled();
+    fill_before_ = k::fill.registered_cuda();
   }
   void TearDown() override {
-    k::set_cuda_kernels_enabled(false);
     test_stub.register_cuda(nullptr);
     device_arg_stub.register_cuda(nullptr);
-    k::fill.register_cuda(nullptr);
+    k::fill.register_cuda(fill_before_);
+    k::set_cuda_kernels_enabled(enabled_before_);
     RuntimeTest::TearDown();
   }
+
+ private:
+  bool enabled_before_ = false;
+  decltype(k::fill)::Fn fill_before_ = nullptr;
 };
 
 TEST_F(DispatchStubTest, CudaMemoryRunsTheDeviceFunctionOnlyWhileEnabled) {

@@ -72,6 +72,9 @@ class DispatchStub<DeviceArg, R(Args...)> {
 
   /// Installs the function for cuda memory (nullptr: none).
   void register_cuda(Fn f) noexcept { cuda_.store(f, std::memory_order_release); }
+  /// The function installed for cuda memory, or nullptr (so a test can
+  /// put back what a backend registered).
+  Fn registered_cuda() const noexcept { return cuda_.load(std::memory_order_acquire); }
 
  private:
   const char* name_;
