@@ -163,6 +163,10 @@ class PinnedCache {
       for (auto& [device, ev] : b.events) {
         const cudaError_t e = cudaEventQuery(ev);
         if (e == cudaErrorNotReady) {
+          // Not an error, but CUDA may leave it as the thread's last error,
+          // which the next launch check would report as its own (PyTorch
+          // clears it after cudaEventQuery too).
+          (void)cudaGetLastError();
           done = false;
           break;
         }

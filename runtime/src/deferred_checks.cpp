@@ -60,10 +60,22 @@ void defer_device_check(std::vector<Tensor> values, std::function<void(const std
   }
   // Too many waiting: wait for the device now (a blocking copy, which runs
   // the waiting checks), then run this one.
-  const auto& first = impl_of(values.front(), loc);
-  Tensor landed = make_empty(first.sizes, first.dtype, Device(kCPU), loc);
-  copy_impl(*TensorAccess::shared(landed), first, /*non_blocking=*/false, loc);
-  check(host);
+  // A waiting check that fails throws out of the copy, after the wait: this
+  // check still runs, and the first error is the one reported.
+  const auto& front = impl_of(values.front(), loc);
+  Tensor landed = make_empty(front.sizes, front.dtype, Device(kCPU), loc);
+  std::exception_ptr first;
+  try {
+    copy_impl(*TensorAccess::shared(landed), front, /*non_blocking=*/false, loc);
+  } catch (...) {
+    first = std::current_exception();
+  }
+  try {
+    check(host);
+  } catch (...) {
+    if (!first) first = std::current_exception();
+  }
+  if (first) std::rethrow_exception(first);
 }
 
 void run_deferred_checks(Device device, unsigned long ticket) {

@@ -1,4 +1,5 @@
 // Operations: values, broadcasting, reductions, linear algebra, joins.
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -204,4 +205,33 @@ TEST_F(Ops, CatStackWhere) {
   EXPECT_EQ(where(a > 1, a, ones({2, 2}, kDouble)).dtype(), kDouble);
   EXPECT_EQ(values<float>(where(a > 1, a, -1.0)), std::vector<float>({-1, -1, 2, 3}));
   EXPECT_EQ(where(tensor({true, false}), tensor({1, 2}), 0.5).dtype(), kFloat32);
+}
+
+// where() reads its mask as ATen does: a bool byte is true when non-zero,
+// in the vectorised contiguous and scalar-branch runs as in the strided one;
+// the chosen value's bits are kept (NaN payload, -0.0).
+TEST_F(Ops, WhereTakesAnyNonZeroMaskByteAsTrueAndKeepsBits) {
+  uint8_t bytes[6] = {0, 1, 2, 0xFF, 0, 0x80};
+  Tensor mask = from_blob(bytes, {6}, TensorOptions().dtype(kBool));
+  const float nan_payload = std::bit_cast<float>(0x7FC01234u);
+  Tensor a = tensor({1.0f, 2.0f, 3.0f, 4.0f, 5.0f, nan_payload});
+  Tensor b = tensor({-1.0f, -2.0f, -3.0f, -4.0f, -0.0f, -6.0f});
+  const std::vector<float> both = values<float>(where(mask, a, b));
+  const std::vector<float> scalar_b = values<float>(where(mask, a, 0.0));
+  // Transposed operands take the strided loop: the same answer.
+  const std::vector<float> strided =
+      values<float>(where(mask.reshape({2, 3}).t(), a.reshape({2, 3}).t(), b.reshape({2, 3}).t()).contiguous());
+  const std::vector<float> expected_t = values<float>(where(mask, a, b).reshape({2, 3}).t().contiguous());
+  const uint32_t want_bits[6] = {std::bit_cast<uint32_t>(-1.0f), std::bit_cast<uint32_t>(2.0f),
+                                 std::bit_cast<uint32_t>(3.0f),  std::bit_cast<uint32_t>(4.0f),
+                                 std::bit_cast<uint32_t>(-0.0f), 0x7FC01234u};
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(std::bit_cast<uint32_t>(both[i]), want_bits[i]) << i;
+    const float want = bytes[i] ? values<float>(a)[i] : 0.0f;
+    EXPECT_EQ(std::bit_cast<uint32_t>(scalar_b[i]), std::bit_cast<uint32_t>(want)) << i;
+  }
+  EXPECT_EQ(std::bit_cast<uint32_t>(scalar_b[5]), 0x7FC01234u);
+  ASSERT_EQ(strided.size(), expected_t.size());
+  for (size_t i = 0; i < strided.size(); ++i)
+    EXPECT_EQ(std::bit_cast<uint32_t>(strided[i]), std::bit_cast<uint32_t>(expected_t[i])) << i;
 }

@@ -42,7 +42,8 @@ TT_HOST_DEVICE inline float f32_from_bits(uint32_t u) noexcept {
 // Single float operations rounded once, never contracted into an FMA (the
 // conversions below are exact only so): intrinsics on a GPU, where nvcc
 // would otherwise contract; plain operations on the host, where the
-// runtime and the HIP-CPU build do not contract (-ffp-contract=off there).
+// HIP-CPU build compiles with -ffp-contract=off and the runtime targets
+// baseline x86-64, which has no FMA to contract into.
 TT_HOST_DEVICE inline float mul_rn(float a, float b) noexcept {
 #ifdef __CUDA_ARCH__
   return __fmul_rn(a, b);

@@ -4,7 +4,8 @@
 // or the host through HIP-CPU) call these; they differ only in how they
 // launch, vectorise and walk strides. Arithmetic is in the opmath type
 // (scalar_math.h) and rounds each operation once (no FMA contraction:
-// nvcc's -fmad=false, -ffp-contract=off on the host).
+// nvcc's -fmad=false; -ffp-contract=off in the HIP-CPU build; the
+// runtime's cpu build targets baseline x86-64, which has no FMA).
 #pragma once
 
 #include <cmath>

@@ -56,12 +56,12 @@ void unary_loop(const TensorImpl& out, const TensorImpl& in, const F& f) {
 // c ? a : b, bit for bit (NaN payloads and signed zeros kept), written as
 // masks so a loop of it vectorises.
 template <class T>
-T bit_select(bool c, T a, T b) {
+T bit_select(uint8_t c, T a, T b) {
   using U = std::conditional_t<
       sizeof(T) == 1, uint8_t,
       std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
   static_assert(sizeof(U) == sizeof(T));
-  const U m = static_cast<U>(U(0) - static_cast<U>(c));
+  const U m = static_cast<U>(U(0) - static_cast<U>(c != 0));
   return std::bit_cast<T>(static_cast<U>((std::bit_cast<U>(a) & m) | (std::bit_cast<U>(b) & static_cast<U>(~m))));
 }
 
@@ -165,7 +165,8 @@ static void where_cpu(const TensorImpl& out, const TensorImpl& cond, const Tenso
     for_each_run<4>(out.sizes, {&out, &cond, &x, &y},
                     [](const std::array<char*, 4>& p, int64_t n, const std::array<int64_t, 4>& st) {
                       T* o = reinterpret_cast<T*>(p[0]);
-                      const bool* c = reinterpret_cast<const bool*>(p[1]);
+                      // The mask as bytes: any non-zero byte is true, as the strided path reads it.
+                      const uint8_t* c = reinterpret_cast<const uint8_t*>(p[1]);
                       const T* a = reinterpret_cast<const T*>(p[2]);
                       const T* b = reinterpret_cast<const T*>(p[3]);
                       // The layouts of masks and ReLU-style gradients (where(x > 0, g, 0)):
