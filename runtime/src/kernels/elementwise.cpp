@@ -183,7 +183,7 @@ static void where_cpu(const TensorImpl& out, const TensorImpl& cond, const Tenso
                         for (int64_t i = 0; i < n; ++i) o[i] = bit_select(c[i], av, b[i]);
                       } else {
                         for (int64_t i = 0; i < n; ++i) {
-                          const bool ci = *reinterpret_cast<const bool*>(p[1] + i * st[1]);
+                          const bool ci = *reinterpret_cast<const uint8_t*>(p[1] + i * st[1]) != 0;
                           *reinterpret_cast<T*>(p[0] + i * st[0]) =
                               *reinterpret_cast<const T*>((ci ? p[2] + i * st[2] : p[3] + i * st[3]));
                         }
