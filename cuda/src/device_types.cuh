@@ -47,13 +47,11 @@ __device__ __forceinline__ opmath_t<T> load_math(T v) {
   return static_cast<opmath_t<T>>(v);
 }
 
-/// An opmath value stored as T (16-bit floats round to nearest even).
+/// An opmath value stored as T (16-bit floats round to nearest even): the
+/// runtime's convert, under the name the kernels read it by.
 template <class T, class M>
 __device__ __forceinline__ T store_math(M v) {
-  if constexpr (is_16bit_float_v<T>)
-    return T(value_cast<float>(v));
-  else
-    return value_cast<T>(v);
+  return convert<T>(v);
 }
 
 // --- launches -----------------------------------------------------------------

@@ -26,9 +26,11 @@ bool host_can_read(Device d) {
 }
 
 namespace {
-void copy_between(const TensorImpl& dst, const TensorImpl& src, bool non_blocking, const std::source_location& loc) {
+// dst_host, src_host: host_can_read of each side, worked out once by copy_impl.
+void copy_between(const TensorImpl& dst, const TensorImpl& src, bool dst_host, bool src_host, bool non_blocking,
+                  const std::source_location& loc) {
   const Device dd = dst.device(), sd = src.device();
-  if (host_can_read(dd) && host_can_read(sd)) {
+  if (dst_host && src_host) {
     kernels::copy(dst, src);
     return;
   }
@@ -43,7 +45,7 @@ void copy_between(const TensorImpl& dst, const TensorImpl& src, bool non_blockin
   // Same layout and dtype on both sides: the backend moves the bytes
   // directly, which is what lets a pinned source go asynchronously.
   if (dst.dtype == src.dtype && dst.is_contiguous() && src.is_contiguous() && dst.sizes == src.sizes) {
-    const Device dev = host_can_read(dd) ? sd : dd;
+    const Device dev = dst_host ? sd : dd;
     get_backend(dev.type())
         ->copy(dst.data(), dd, src.data(), sd, static_cast<size_t>(dst.numel) * element_size(dst.dtype), non_blocking);
     return;
@@ -88,7 +90,7 @@ void copy_between(const TensorImpl& dst, const TensorImpl& src, bool non_blockin
   // host, then let the backend move contiguous bytes.
   const TensorImpl* host_src = &src;
   Tensor src_staged;
-  if (!host_can_read(sd)) {
+  if (!src_host) {
     if (!src.is_contiguous())
       throw Error("copy from a non-contiguous " + sd.str() + " tensor is not supported yet", loc);
     src_staged = make_empty(src.sizes, src.dtype, Device(kCPU), loc);
@@ -96,7 +98,7 @@ void copy_between(const TensorImpl& dst, const TensorImpl& src, bool non_blockin
     get_backend(sd.type())->copy(si.data(), Device(kCPU), src.data(), sd, si.storage->nbytes, non_blocking);
     host_src = &si;
   }
-  if (host_can_read(dd)) {
+  if (dst_host) {
     kernels::copy(dst, *host_src);
     return;
   }
@@ -116,7 +118,7 @@ void copy_impl(const TensorImpl& dst, const TensorImpl& src, bool non_blocking, 
   const bool dst_host = host_can_read(dst.device()), src_host = host_can_read(src.device());
   const bool waits = !non_blocking && dst_host != src_host;
   const unsigned long ticket = waits ? deferred_check_ticket() : 0;
-  copy_between(dst, src, non_blocking, loc);
+  copy_between(dst, src, dst_host, src_host, non_blocking, loc);
   if (waits) run_deferred_checks(dst_host ? src.device() : dst.device(), ticket);
 }
 
