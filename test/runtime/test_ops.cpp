@@ -5,6 +5,10 @@
 
 #include "test_util.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 using namespace tt;
 using tt_test::values;
 
@@ -187,6 +191,44 @@ TEST_F(Ops, Matmul) {
   // Tiled float16 path over more rows than one tile.
   Tensor big = ones({600, 8}, kHalf);
   EXPECT_EQ(values<float>(matmul(big, ones({8, 2}, kHalf))), std::vector<float>(1200, 8.f));
+}
+
+// Float32 products are threaded three ways by size (runtime/src/kernels/
+// gemm.cpp: one thread, tt's blocks of rows or of columns of C, oneDNN's
+// own split); each must give the exact product. Small integers keep every
+// partial sum exact in float32, so the int64 triple loop is the reference.
+TEST_F(Ops, MatmulIsExactOnEveryThreadingPath) {
+#ifdef _OPENMP
+  const int threads_before = omp_get_max_threads();
+  omp_set_num_threads(2);  // the threaded paths, on a one-core machine too
+#endif
+  struct Shape {
+    int64_t m, k, n;
+  };
+  for (Shape s :
+       {Shape{7, 5, 3}, Shape{64, 784, 256}, Shape{784, 64, 256}, Shape{40, 700, 900}, Shape{520, 512, 512}}) {
+    SCOPED_TRACE("m=" + std::to_string(s.m) + " k=" + std::to_string(s.k) + " n=" + std::to_string(s.n));
+    const auto small_ints = [](int64_t rows, int64_t cols, int64_t mod) {  // -mod/2 .. mod/2, no pattern per row
+      std::vector<int64_t> v(static_cast<size_t>(rows * cols));
+      for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int64_t>((i * 2654435761u) % mod) - mod / 2;
+      return from_blob(v.data(), {rows, cols}, kInt64).clone();
+    };
+    const Tensor a = small_ints(s.m, s.k, 5), b = small_ints(s.k, s.n, 7);
+    const std::vector<int64_t> want = values<int64_t>(matmul(a, b));
+    const auto exact = [&](const Tensor& c) {
+      const std::vector<float> got = values<float>(c);
+      ASSERT_EQ(got.size(), want.size());
+      for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(static_cast<int64_t>(got[i]), want[i]) << "element " << i;
+    };
+    const Tensor af = a.to(kFloat), bf = b.to(kFloat);
+    exact(matmul(af, bf));
+    // Transposed operands, read in place (the backward's products).
+    exact(matmul(af.t().contiguous().t(), bf));
+    exact(matmul(af, bf.t().contiguous().t()));
+  }
+#ifdef _OPENMP
+  omp_set_num_threads(threads_before);
+#endif
 }
 
 TEST_F(Ops, CatStackWhere) {

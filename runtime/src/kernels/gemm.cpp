@@ -7,6 +7,8 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <vector>
 
@@ -71,11 +73,55 @@ int64_t row_grain(int64_t k, int64_t n) {
   return std::max<int64_t>(1, (int64_t{1} << 24) / std::max<int64_t>(1, k * n));
 }
 
+#if TT_WITH_ONEDNN
+// How oneDNN's sgemm is threaded, by size in multiply-adds (measured on the
+// 2-core dev VM, docs/performance.md, session 11): below kGemmOneThread a
+// second thread costs more than it saves (64x10x256: 2.8 us on one, 3.7 us
+// on two); up to kGemmOwnThreads blocks of C, one single-threaded call per
+// thread, beat oneDNN's own split (64x256x784: 77 -> 63 us on two threads),
+// which wins on large products (1024^3: 4.7-5.2 ms against 4.9-5.5 ms).
+constexpr int64_t kGemmOneThread = int64_t{1} << 21;
+constexpr int64_t kGemmOwnThreads = int64_t{1} << 26;
+
+bool dnnl_sgemm_ok(char ta, char tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
+                   int64_t ldb, float* c, int64_t ldc) {
+  return dnnl_sgemm(ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc) == dnnl_success;
+}
+
+// C = op(A) op(B) through oneDNN; false where oneDNN refuses the arguments.
+bool sgemm_onednn(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                  const float* b, int64_t ldb, float* c, int64_t ldc) {
+  const char ta = trans_a ? 'T' : 'N', tb = trans_b ? 'T' : 'N';
+  int64_t macs = 0;  // m*n and k*n are element counts; their product with k or m may not fit
+  if (__builtin_mul_overflow(m * n, k, &macs)) macs = INT64_MAX;
+  if (macs >= kGemmOwnThreads || in_parallel()) return dnnl_sgemm_ok(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+  const int64_t threads = std::min<int64_t>(max_threads(), macs / kGemmOneThread);
+  OneThreadScope one_thread;  // each call below on one thread (this one's setting; workers run nested regions alone)
+  if (threads <= 1) return dnnl_sgemm_ok(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+  std::atomic<bool> ok{true};
+  // Split the largest operand and share the others: blocks of rows of C
+  // take rows of op(A), blocks of columns take columns of op(B). Rows of C
+  // are also the chunks the next elementwise op over C gives each thread
+  // (a weight gradient's optimizer step), so its data is in that cache.
+  if (std::max(m * k, m * n) >= k * n) {  // blocks of rows of C: rows of op(A)
+    parallel_for_threads(m, threads, [&](int64_t r0, int64_t r1) {
+      const float* ar = trans_a ? a + r0 : a + r0 * lda;
+      if (!dnnl_sgemm_ok(ta, tb, r1 - r0, n, k, ar, lda, b, ldb, c + r0 * ldc, ldc)) ok = false;
+    });
+  } else {  // blocks of columns of C: columns of op(B)
+    parallel_for_threads(n, threads, [&](int64_t j0, int64_t j1) {
+      const float* bj = trans_b ? b + j0 * ldb : b + j0;
+      if (!dnnl_sgemm_ok(ta, tb, m, j1 - j0, k, a, lda, bj, ldb, c + j0, ldc)) ok = false;
+    });
+  }
+  return ok;
+}
+#endif
+
 void sgemm_rows(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                 const float* b, int64_t ldb, float* c, int64_t ldc) {
 #if TT_WITH_ONEDNN
-  if (dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc) == dnnl_success)
-    return;
+  if (sgemm_onednn(trans_a, trans_b, m, n, k, a, lda, b, ldb, c, ldc)) return;
   // oneDNN refuses only what OpenBLAS below refuses too (bad leading
   // dimensions); let OpenBLAS say so.
 #endif
