@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""tools/gpu-check without a GPU: what it makes of cuda_bench's output, the
+targets it derives, how it classifies tensor-run's cases, and a whole `run`
+over a stand-in bundle and a stand-in nvidia-smi (a suite with a passing, a
+failing and a skipped case), plus the refusals: no GPU, no bundle, a bundle
+that does not unpack. The real bundle needs nvcc and a GPU machine; see
+docs/performance.md."""
+import importlib.machinery
+import importlib.util
+import io
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import textwrap
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TOOL = os.path.join(ROOT, "tools", "gpu-check")
+loader = importlib.machinery.SourceFileLoader("gpu_check", TOOL)
+spec = importlib.util.spec_from_loader("gpu_check", loader)
+gc = importlib.util.module_from_spec(spec)
+loader.exec_module(gc)
+
+N = 64 << 20
+
+
+def bench_json(entries):
+    return {"context": {}, "benchmarks": entries}
+
+
+def aggregate(name, kind, **counters):
+    return dict(name=f"{name}/manual_time_{kind}", run_name=f"{name}/manual_time", run_type="aggregate",
+                aggregate_name=kind, **counters)
+
+
+class Figures(unittest.TestCase):
+    def write(self, doc):
+        f = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+        json.dump(doc, f)
+        f.close()
+        self.addCleanup(os.remove, f.name)
+        return f.name
+
+    def test_medians_of_repetitions_by_plain_name(self):
+        path = self.write(bench_json([
+            aggregate(f"BM_Add/f16/{N}", "mean", **{"GB/s": 3000.0}),
+            aggregate(f"BM_Add/f16/{N}", "median", **{"GB/s": 3600.04}),
+            aggregate(f"BM_Add/f16/{N}", "stddev", **{"GB/s": 5.0}),
+            aggregate("BM_Gemm/f16/4096", "median", **{"TFLOP/s": 700.26}),
+        ]))
+        self.assertEqual(gc.benchmark_figures(path), {f"BM_Add/f16/{N}": {"GB/s": 3600.0},
+                                                      "BM_Gemm/f16/4096": {"TFLOP/s": 700.3}})
+
+    def test_a_benchmark_that_skipped_is_an_error_not_a_figure(self):
+        path = self.write(bench_json([dict(name="BM_Add/f16/1/manual_time", run_name="BM_Add/f16/1/manual_time",
+                                           run_type="iteration", error_occurred=True,
+                                           error_message="no CUDA device")]))
+        with self.assertRaisesRegex(ValueError, "no CUDA device"):
+            gc.benchmark_figures(path)
+
+
+class Targets(unittest.TestCase):
+    def results(self, **parts):
+        return {"parts": parts}
+
+    def test_bandwidth_against_the_memcpy_of_the_nearest_traffic(self):
+        bench = {f"BM_MemcpyD2D/{3 * N}": {"GB/s": 4000.0}, f"BM_MemcpyD2D/{6 * N}": {"GB/s": 4100.0},
+                 f"BM_Add/f16/{N}": {"GB/s": 3700.0}, f"BM_Sum/f16/{N}": {"GB/s": 3000.0},
+                 f"BM_Convert/f32_to_f64/{N}": {"GB/s": 3600.0}}
+        t = gc.evaluate_targets(self.results(bench=dict(figures=bench)))
+        self.assertEqual(t[f"BM_Add/f16/{N} / memcpy"], dict(value=0.925, target=">= 0.9", met=True))
+        self.assertEqual(t[f"BM_Sum/f16/{N} / memcpy"]["met"], False)  # 3000 / 4000
+        self.assertEqual(t[f"BM_Convert/f32_to_f64/{N} / memcpy"]["value"], round(3600 / 4100, 3))  # 12N moved
+        self.assertIsNone(t[f"BM_Add/bf16/{N} / memcpy"]["met"])  # not measured
+
+    def test_gemm_against_pytorch_and_missing_peer(self):
+        bench = {"BM_Gemm/f16/4096": {"TFLOP/s": 710.0}, "BM_Gemm/bf16/4096": {"TFLOP/s": 650.0}}
+        peer = {"BM_Gemm/f16/4096": {"TFLOP/s": 708.0, "ms": 0.2}, "BM_Gemm/bf16/4096": {"TFLOP/s": 717.0}}
+        t = gc.evaluate_targets(self.results(bench=dict(figures=bench), peer=dict(figures=peer)))
+        self.assertTrue(t["BM_Gemm/f16/4096 / PyTorch"]["met"])
+        self.assertFalse(t["BM_Gemm/bf16/4096 / PyTorch"]["met"])
+        self.assertIsNone(t["BM_Gemm/f16/8192 / PyTorch"]["met"])
+
+    def test_step_overhead_and_cpu_epoch(self):
+        per_step = {"cudaHostAlloc": 0.0, "cudaStreamSynchronize": 1.01, "cudaMemcpy": 0.0}
+        cpu = {"tt": {"1": 0.9, "16": 0.5}, "libtorch": {"1": 0.8, "16": 0.6}}
+        t = gc.evaluate_targets(self.results(overhead=dict(per_step=per_step), cpu=dict(epochs=cpu)))
+        self.assertTrue(t["pinned host allocations per step"]["met"])
+        self.assertTrue(t["synchronisations per step"]["met"])
+        self.assertEqual(t["cpu epoch at 16 threads, tt / LibTorch"], dict(value=0.833, target="<= 1.0", met=True))
+        per_step["cudaStreamSynchronize"] = 7
+        t = gc.evaluate_targets(self.results(overhead=dict(per_step=per_step)))
+        self.assertFalse(t["synchronisations per step"]["met"])
+
+
+class Cases(unittest.TestCase):
+    def test_tensor_run_cases_are_classified_by_their_markers(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "a.cpp"), "w") as f:
+                f.write(textwrap.dedent("""\
+                    TT_CASE(clean_one) { auto x = torch::ones({2}); }
+                    TT_CASE(moved_wrong) {
+                      auto y = x + w;  // BUG(tensor-mixed-device)
+                    }
+                    TT_CASE(silent) { x.to(torch::kHalf);  // BUG(tensor-discarded-cast)
+                    }
+                    """))
+            self.assertEqual(gc.libtorch_cases_expectations(d),
+                             {"clean_one": "clean", "moved_wrong": "fails", "silent": "record"})
+
+    def test_the_real_cases_have_both_kinds(self):
+        e = gc.libtorch_cases_expectations(os.path.join(ROOT, "test", "tensor-run", "cases"))
+        self.assertIn("clean", e.values())
+        self.assertIn("fails", e.values())
+
+
+FAKE_SUITE = """#!/bin/sh
+case "$1" in
+  --gtest_list_tests) printf 'Suite.\\n  Passes\\n  Fails\\n  Skips\\n'; exit 0;;
+  --gtest_filter=Suite.Passes) echo '[  PASSED  ] 1 test.'; exit 0;;
+  --gtest_filter=Suite.Fails) echo 'Expected equality of these values'; echo '[  FAILED  ] Suite.Fails'; exit 1;;
+  --gtest_filter=Suite.Skips) echo '[  SKIPPED ] 1 test, listed below:'; exit 0;;
+esac
+exit 2
+"""
+
+
+class Run(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="gpu-check-test-")
+        self.addCleanup(subprocess.run, ["rm", "-rf", self.tmp])
+        self.bin = os.path.join(self.tmp, "fakebin")
+        os.makedirs(self.bin)
+
+    def fake_gpu(self):
+        with open(os.path.join(self.bin, "nvidia-smi"), "w") as f:
+            f.write("#!/bin/sh\necho 'GPU 0: Stand-in GPU (UUID: GPU-0)'\n")
+        os.chmod(os.path.join(self.bin, "nvidia-smi"), 0o755)
+
+    def run_tool(self, *args):
+        env = dict(os.environ, PATH=self.bin + ":/usr/bin:/bin")
+        env.pop("OUT", None)
+        p = subprocess.run([sys.executable, TOOL, "run", "--out", os.path.join(self.tmp, "out"), "--work",
+                            os.path.join(self.tmp, "work"), *args], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=120)
+        results = os.path.join(self.tmp, "out", "gpu-check.json")
+        if not os.path.exists(results):
+            return p.returncode, p.stdout, None
+        with open(results) as f:
+            return p.returncode, p.stdout, json.load(f)
+
+    def make_bundle(self, binaries):
+        folder = os.path.join(self.tmp, "bundle")
+        os.makedirs(folder)
+        with tarfile.open(os.path.join(folder, "bundle.tar.xz"), "w:xz") as tar:
+            def add(name, text, mode=0o644):
+                data = text.encode()
+                info = tarfile.TarInfo(name)
+                info.size, info.mode = len(data), mode
+                tar.addfile(info, io.BytesIO(data))
+            placed = os.path.join(self.tmp, "compiled-in")
+            add("./manifest.json", json.dumps(dict(binaries=list(binaries), libtorch_expectations={}, compiled_in={
+                "record_demo.cpp": placed + "/src/record_demo.cpp", "bin/tt_record_demo": placed + "/bin/demo"})))
+            for name, text in binaries.items():
+                add(f"./bin/{name}", text, 0o755)
+            add("./record_demo.cpp", "// the record demo\n")
+        return folder
+
+    def test_without_a_gpu_nothing_is_checked_and_it_says_so(self):
+        rc, out, results = self.run_tool("--bundle", self.tmp)
+        self.assertEqual(rc, 2, out)
+        self.assertIn("no GPU", results["unusable"])
+        self.assertEqual(results["parts"], {})
+
+    def test_a_missing_or_broken_bundle_is_refused(self):
+        self.fake_gpu()
+        rc, out, results = self.run_tool("--bundle", os.path.join(self.tmp, "nowhere"))
+        self.assertEqual(rc, 2, out)
+        self.assertIn("no bundle at", results["unusable"])
+        broken = os.path.join(self.tmp, "broken")
+        os.makedirs(broken)
+        with open(os.path.join(broken, "bundle.tar.xz"), "wb") as f:
+            f.write(os.urandom(4096))
+        rc, out, results = self.run_tool("--bundle", broken)
+        self.assertEqual(rc, 2, out)
+        self.assertIn("not a usable bundle", results["unusable"])
+
+    def test_unknown_part_is_refused(self):
+        rc, out, _ = self.run_tool("--parts", "suite,warp-drive")
+        self.assertEqual(rc, 2)
+        self.assertIn("unknown part warp-drive", out)
+
+    def test_a_failing_case_fails_the_run_and_is_named(self):
+        self.fake_gpu()
+        demo = "#!/bin/sh\nexit 0\n"
+        folder = self.make_bundle({"tt_cuda_tests": FAKE_SUITE, "tt_record_demo": demo})
+        rc, out, results = self.run_tool("--bundle", folder, "--parts", "suite")
+        self.assertEqual(rc, 1, out)
+        suite = results["parts"]["suite"]
+        self.assertEqual((suite["status"], suite["cases"], suite["passed"], suite["skipped"]), ("failed", 3, 1, 1))
+        self.assertEqual(suite["failed"], ["Suite.Fails"])
+        with tarfile.open(os.path.join(self.tmp, "out", "gpu-check-logs.tar.gz")) as tar:
+            log = tar.extractfile("suite.log").read().decode()
+        self.assertIn("Expected equality of these values", log)  # the failure's output is kept
+        # The record demo went where the runtime suite has its path compiled in.
+        with open(os.path.join(self.tmp, "compiled-in", "src", "record_demo.cpp")) as f:
+            self.assertEqual(f.read(), "// the record demo\n")
+
+    def test_a_suite_that_only_skips_did_not_pass(self):
+        self.fake_gpu()
+        skipping = FAKE_SUITE.replace("printf 'Suite.\\n  Passes\\n  Fails\\n  Skips\\n'", "printf 'Suite.\\n  Skips\\n'")
+        folder = self.make_bundle({"tt_cuda_tests": skipping, "tt_record_demo": "#!/bin/sh\nexit 0\n"})
+        rc, out, results = self.run_tool("--bundle", folder, "--parts", "suite")
+        self.assertEqual(rc, 1, out)
+        self.assertEqual(results["parts"]["suite"]["skipped"], 1)
+        self.assertIn("every one skipped", results["parts"]["suite"]["why"])
+
+    def test_a_part_that_breaks_costs_only_itself(self):
+        self.fake_gpu()
+        folder = self.make_bundle({"tt_cuda_tests": FAKE_SUITE.replace("Fails) echo", "Nope) echo"),
+                                   "tt_record_demo": "#!/bin/sh\nexit 0\n"})
+        # bench: no cuda_bench in this bundle -> error; suite then still runs.
+        rc, out, results = self.run_tool("--bundle", folder, "--parts", "bench,suite")
+        self.assertEqual(rc, 1, out)
+        self.assertEqual(results["parts"]["bench"]["status"], "error")
+        self.assertIn("suite", results["parts"])
+
+
+if __name__ == "__main__":
+    unittest.main()
