@@ -65,7 +65,7 @@ if(TARGET tt_runtime)
     target_include_directories(tt_cuda PUBLIC $<INSTALL_INTERFACE:include>)
     install(DIRECTORY cuda/include/ DESTINATION include COMPONENT runtime)
     set(TT_PC_BACKEND_LIBS "-Wl,--whole-archive -ltt_cuda -Wl,--no-whole-archive")
-    set(TT_PC_CUDA_LIBS "-L${TT_CUDA_LIBRARY_DIR} -Wl,-rpath,${TT_CUDA_LIBRARY_DIR} -lcublas -lcurand -lcudart")
+    set(TT_PC_CUDA_LIBS "-L${TT_CUDA_LIBRARY_DIR} -Wl,-rpath,${TT_CUDA_LIBRARY_DIR} -lcublas -lcublasLt -lcurand -lcudart")
   endif()
   install(TARGETS ${_tt_targets} EXPORT ttTargets
           ARCHIVE DESTINATION ${TT_INSTALL_LIBDIR} COMPONENT runtime

@@ -1,14 +1,16 @@
 // GPU figures for docs/performance.md: tt's conversion, elementwise and
 // reduction kernels in GB/s (bytes moved) beside cudaMemcpy device to device
-// in the same run, and GEMM in TFLOP/s for float32, float16 and bfloat16.
-// Issue 24's targets: conversions >= 85% of memcpy, 16-bit elementwise ops
-// and reductions >= 90%, 16-bit GEMM at or above PyTorch's (PyTorch's
-// figures come from bench/cuda/torch_peer.py, the same ops and names;
-// tools/gpu-check runs both and compares). Times are CUDA events around the
-// op on tt's stream, so host-side dispatch is included but not queueing
-// delays.
+// in the same run, and GEMM in TFLOP/s for float32, float16 and bfloat16,
+// the 16-bit ones on cuBLAS (the default) and on cuBLASLt (tt/cuda/blas.h),
+// to measure which wins. Issue 24's targets: conversions >= 85% of memcpy,
+// 16-bit elementwise ops and reductions >= 90%, 16-bit GEMM at or above
+// PyTorch's (bench/cuda/torch_peer.py measures PyTorch's under the same
+// names; tools/gpu-check runs both and compares). Times are CUDA events
+// around the op on tt's stream, so host-side dispatch is included but not
+// queueing delays.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
+#include <tt/cuda/blas.h>
 #include <tt/cuda/stream.h>
 #include <tt/tt.h>
 
@@ -89,13 +91,17 @@ void BM_Sum(benchmark::State& state, tt::ScalarType dt) {
   set_bytes(state, static_cast<double>(n) * tt::element_size(dt));
 }
 
-void BM_Gemm(benchmark::State& state, tt::ScalarType dt) {
+// mm of two n x n matrices on `library` (the process-wide setting, put back after).
+void BM_Gemm(benchmark::State& state, tt::ScalarType dt, tt::cuda::BlasLibrary library) {
   if (!have_gpu(state)) return;
+  const tt::cuda::BlasLibrary saved = tt::cuda::preferred_blas_library();
+  tt::cuda::set_preferred_blas_library(library);
   const int64_t n = state.range(0);
   tt::Tensor a = tt::randn({n, n}, tt::TensorOptions().device(tt::kCUDA).dtype(dt)), b = tt::randn({n, n}, a.options());
   timed(state, [&] { benchmark::DoNotOptimize(tt::mm(a, b)); });
   state.counters["TFLOP/s"] =
       benchmark::Counter(2.0 * static_cast<double>(n) * n * n / 1e12, benchmark::Counter::kIsIterationInvariantRate);
+  tt::cuda::set_preferred_blas_library(saved);
 }
 
 // 256 MiB of float32 source: far beyond L2 (50 MiB on H100).
@@ -126,9 +132,32 @@ BENCHMARK_CAPTURE(BM_Add, bf16, tt::kBFloat16)->Arg(kElems)->UseManualTime()->Un
 BENCHMARK_CAPTURE(BM_Sum, f32, tt::kFloat)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Sum, f16, tt::kHalf)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Sum, bf16, tt::kBFloat16)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Gemm, f32, tt::kFloat)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Gemm, f16, tt::kHalf)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Gemm, bf16, tt::kBFloat16)->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+BENCHMARK_CAPTURE(BM_Gemm, f32, tt::kFloat, tt::cuda::BlasLibrary::kCublas)
+    ->Arg(4096)
+    ->Arg(8192)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Gemm, f16, tt::kHalf, tt::cuda::BlasLibrary::kCublas)
+    ->Arg(4096)
+    ->Arg(8192)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Gemm, bf16, tt::kBFloat16, tt::cuda::BlasLibrary::kCublas)
+    ->Arg(4096)
+    ->Arg(8192)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Gemm, f16_cublaslt, tt::kHalf, tt::cuda::BlasLibrary::kCublasLt)
+    ->Arg(4096)
+    ->Arg(8192)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Gemm, bf16_cublaslt, tt::kBFloat16, tt::cuda::BlasLibrary::kCublasLt)
+    ->Arg(4096)
+    ->Arg(8192)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
   cudaDeviceProp prop{};

@@ -115,6 +115,24 @@ cublasHandle_t cublas_handle(DeviceContext& ctx) {
   return ctx.cublas;
 }
 
+LtResources cublaslt(DeviceContext& ctx) {
+  std::lock_guard<std::mutex> lock(ctx.mu);
+  if (!ctx.cublaslt) {
+    DeviceGuard guard(ctx.index);
+    cublasLtHandle_t h = nullptr;
+    TT_CUDA_CHECK(cublasLtCreate(&h));
+    void* workspace = nullptr;
+    if (cudaMalloc(&workspace, kLtWorkspaceBytes) == cudaSuccess) {
+      ctx.lt_workspace = workspace;
+      ctx.lt_workspace_bytes = kLtWorkspaceBytes;
+    } else {
+      (void)cudaGetLastError();  // out of memory: no workspace, not an error of the caller's op
+    }
+    ctx.cublaslt = h;
+  }
+  return {ctx.cublaslt, ctx.lt_workspace, ctx.lt_workspace_bytes};
+}
+
 DeviceGuard::DeviceGuard(int index) {
   // One device: it is current on every thread, and an invalid index was
   // refused by context() before any guard is made for it.

@@ -3,6 +3,7 @@
 // process, and the guard that makes a device current for a scope.
 #pragma once
 
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <curand.h>
@@ -21,6 +22,9 @@ struct DeviceContext {
   int sm_count = 1;
   std::mutex mu;  ///< guards the lazily created handles below
   cublasHandle_t cublas = nullptr;
+  cublasLtHandle_t cublaslt = nullptr;
+  void* lt_workspace = nullptr;  ///< cudaMalloc'd once for cuBLASLt; never freed (the context is not)
+  size_t lt_workspace_bytes = 0;
   curandGenerator_t curand = nullptr;
   uint64_t seed_epoch = 0;  ///< which manual_seed() the generator last took (random.cu)
 };
@@ -40,6 +44,21 @@ void synchronize_all_streams() noexcept;
 
 /// cuBLAS handle of a device, bound to its stream (created on first use).
 cublasHandle_t cublas_handle(DeviceContext& ctx);
+
+/// A device's cuBLASLt handle and workspace (created on first use).
+struct LtResources {
+  cublasLtHandle_t handle;
+  void* workspace;
+  size_t workspace_bytes;
+};
+
+/// cuBLASLt workspace per device: what PyTorch gives cuBLAS(Lt) on Hopper
+/// (CUBLAS_WORKSPACE_CONFIG's default there); a device that cannot spare
+/// it gets none, and the heuristic then picks among algorithms needing none.
+constexpr size_t kLtWorkspaceBytes = size_t{32} << 20;
+
+/// cuBLASLt handle and workspace of a device (created on first use).
+LtResources cublaslt(DeviceContext& ctx);
 
 /// Blocks of 256 threads for a grid-stride loop over n items on a device:
 /// enough to fill it (8 per SM), never more than needed.

@@ -68,4 +68,11 @@ std::string env_cpu_dispatch() {
   return d;
 }
 
+bool env_prefer_cublaslt() {
+  const char* c = get("TT_BLAS_PREFER_CUBLASLT");
+  if (!c || std::strcmp(c, "0") == 0) return false;
+  if (std::strcmp(c, "1") == 0) return true;
+  bad("TT_BLAS_PREFER_CUBLASLT", c, "0 or 1");
+}
+
 }  // namespace tt::detail

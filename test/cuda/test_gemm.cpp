@@ -1,14 +1,28 @@
 // cuBLAS matrix products against the cpu's OpenBLAS: float32 and float64
 // within 1e-5 / 1e-12 of the largest |C| (no TF32), float16/bfloat16 within
 // 1e-2 (both accumulate in float32; the cpu rounds A and B the same way).
+#include <tt/cuda/blas.h>
+
 #include "cuda_test_util.h"
+#if defined(TT_CUDA_ON_CPU)
+#include <cublasLt.h>  // the stand-in's call counter
+#endif
 
 using namespace tt;
 using tt_cuda_test::CudaTest;
 
 namespace {
 
-class CudaGemm : public CudaTest {};
+// Each case runs with the backend's default library; the library cases
+// below run the same products on each of cuBLAS and cuBLASLt.
+class CudaGemm : public CudaTest {
+ protected:
+  void TearDown() override {
+    cuda::set_preferred_blas_library(saved_);
+    CudaTest::TearDown();
+  }
+  cuda::BlasLibrary saved_ = cuda::preferred_blas_library();
+};
 
 void expect_close(const Tensor& gpu, const Tensor& cpu, double tol) {
   ASSERT_EQ(gpu.sizes(), cpu.sizes());
@@ -20,7 +34,7 @@ void expect_close(const Tensor& gpu, const Tensor& cpu, double tol) {
 
 double tol(ScalarType t) { return t == kDouble ? 1e-12 : t == kFloat ? 1e-5 : 1e-2; }
 
-TEST_F(CudaGemm, MatchesCpuForFloatingDtypes) {
+void matches_cpu_for_floating_dtypes() {
   for (ScalarType dt : {kFloat, kDouble, kHalf, kBFloat16}) {
     SCOPED_TRACE(tt_cuda_test::dt_name(dt));
     manual_seed(1);
@@ -36,6 +50,30 @@ TEST_F(CudaGemm, MatchesCpuForFloatingDtypes) {
     Tensor v = (rand({257}, kDouble) - 0.5).to(dt);
     expect_close(matmul(a.cuda(), v.cuda()), matmul(a, v), tol(dt));
   }
+}
+
+TEST_F(CudaGemm, MatchesCpuForFloatingDtypes) { matches_cpu_for_floating_dtypes(); }
+
+TEST_F(CudaGemm, CublasMatchesCpu) {
+  cuda::set_preferred_blas_library(cuda::BlasLibrary::kCublas);
+  EXPECT_EQ(cuda::preferred_blas_library(), cuda::BlasLibrary::kCublas);
+  matches_cpu_for_floating_dtypes();
+}
+
+// cuBLASLt (tt::cuda::BlasLibrary::kCublasLt, TT_BLAS_PREFER_CUBLASLT=1):
+// the same products, layouts of the matrices as stored, batch strides.
+TEST_F(CudaGemm, CublasLtMatchesCpu) {
+  cuda::set_preferred_blas_library(cuda::BlasLibrary::kCublasLt);
+  EXPECT_EQ(cuda::preferred_blas_library(), cuda::BlasLibrary::kCublasLt);
+#if defined(TT_CUDA_ON_CPU)
+  const auto before = cuda_on_cpu::cublaslt_matmuls();
+#endif
+  matches_cpu_for_floating_dtypes();
+#if defined(TT_CUDA_ON_CPU)
+  // The products went through cublasLtMatmul, not a fallback to cuBLAS: at
+  // least one call for each of the five products of each of four dtypes.
+  EXPECT_GE(cuda_on_cpu::cublaslt_matmuls() - before, 20u);
+#endif
 }
 
 TEST_F(CudaGemm, EmptyInnerDimensionGivesZeros) {

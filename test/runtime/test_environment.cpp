@@ -120,4 +120,16 @@ TEST_F(Environment, HostCache) {
   EXPECT_EQ(error_of([] { detail::env_host_cache(); }), "environment variable TT_HOST_CACHE=on: expected 0 or 1");
 }
 
+TEST_F(Environment, PreferCublasLt) {
+  set("TT_BLAS_PREFER_CUBLASLT", "");  // empty is unset
+  EXPECT_FALSE(detail::env_prefer_cublaslt());
+  set("TT_BLAS_PREFER_CUBLASLT", "1");
+  EXPECT_TRUE(detail::env_prefer_cublaslt());
+  set("TT_BLAS_PREFER_CUBLASLT", "0");
+  EXPECT_FALSE(detail::env_prefer_cublaslt());
+  set("TT_BLAS_PREFER_CUBLASLT", "true");
+  EXPECT_EQ(error_of([] { detail::env_prefer_cublaslt(); }),
+            "environment variable TT_BLAS_PREFER_CUBLASLT=true: expected 0 or 1");
+}
+
 }  // namespace

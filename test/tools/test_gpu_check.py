@@ -78,11 +78,13 @@ class Targets(unittest.TestCase):
         self.assertIsNone(t[f"BM_Add/bf16/{N} / memcpy"]["met"])  # not measured
 
     def test_gemm_against_pytorch_and_missing_peer(self):
-        bench = {"BM_Gemm/f16/4096": {"TFLOP/s": 710.0}, "BM_Gemm/bf16/4096": {"TFLOP/s": 650.0}}
+        bench = {"BM_Gemm/f16/4096": {"TFLOP/s": 710.0}, "BM_Gemm/bf16/4096": {"TFLOP/s": 650.0},
+                 "BM_Gemm/bf16_cublaslt/4096": {"TFLOP/s": 720.0}}
         peer = {"BM_Gemm/f16/4096": {"TFLOP/s": 708.0, "ms": 0.2}, "BM_Gemm/bf16/4096": {"TFLOP/s": 717.0}}
         t = gc.evaluate_targets(self.results(bench=dict(figures=bench), peer=dict(figures=peer)))
         self.assertTrue(t["BM_Gemm/f16/4096 / PyTorch"]["met"])
         self.assertFalse(t["BM_Gemm/bf16/4096 / PyTorch"]["met"])
+        self.assertTrue(t["BM_Gemm/bf16_cublaslt/4096 / PyTorch"]["met"])  # the same PyTorch figure
         self.assertIsNone(t["BM_Gemm/f16/8192 / PyTorch"]["met"])
 
     def test_step_overhead_and_cpu_epoch(self):

@@ -7,6 +7,7 @@
 #include <new>
 #include <type_traits>
 
+#include "gemm_standin.h"
 #include "tt/half.h"
 
 struct tt_cublas_context {
@@ -99,27 +100,23 @@ const char* cublasGetStatusName(cublasStatus_t status) {
   return "CUBLAS_STATUS_UNKNOWN";
 }
 
-cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
-                                          int m, int n, int k, const void* alpha, const void* A, cudaDataType_t Atype,
-                                          int lda, long long strideA, const void* B, cudaDataType_t Btype, int ldb,
-                                          long long strideB, const void* beta, void* C, cudaDataType_t Ctype, int ldc,
-                                          long long strideC, int batchCount, cublasComputeType_t computeType,
-                                          cublasGemmAlgo_t) {
-  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (m < 0 || n < 0 || k < 0 || batchCount < 0 || !alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
+cublasStatus_t tt::cuda_on_cpu::gemm_on_stream(cudaStream_t stream, cublasOperation_t transa, cublasOperation_t transb,
+                                               int m, int n, int k, double al, const void* A, cudaDataType_t Atype,
+                                               int lda, long long strideA, const void* B, cudaDataType_t Btype, int ldb,
+                                               long long strideB, double be, void* C, cudaDataType_t Ctype, int ldc,
+                                               long long strideC, int batchCount) {
+  if (m < 0 || n < 0 || k < 0 || batchCount < 0) return CUBLAS_STATUS_INVALID_VALUE;
   // cuBLAS's GemmEx type table: A and B of one type.
   if (!known(Atype) || Btype != Atype || !known(Ctype)) return CUBLAS_STATUS_NOT_SUPPORTED;
   // cuBLAS's argument checks: a leading dimension covers its rows.
   const int a_rows = transa == CUBLAS_OP_N ? m : k, b_rows = transb == CUBLAS_OP_N ? k : n;
   if (lda < (a_rows > 1 ? a_rows : 1) || ldb < (b_rows > 1 ? b_rows : 1) || ldc < (m > 1 ? m : 1))
     return CUBLAS_STATUS_INVALID_VALUE;
-  // Host-pointer scalars are read at the call, as cuBLAS reads them; the
-  // product itself is queued on the handle's stream, as cuBLAS queues its
-  // kernels: the host does not wait for the device.
-  const double al = scalar(alpha, computeType), be = scalar(beta, computeType);
   // op(A)[i, l] is A[i * a_row + l * a_col], column-major; likewise op(B).
   const int64_t a_row = transa == CUBLAS_OP_N ? 1 : lda, a_col = transa == CUBLAS_OP_N ? lda : 1;
   const int64_t b_row = transb == CUBLAS_OP_N ? 1 : ldb, b_col = transb == CUBLAS_OP_N ? ldb : 1;
+  // The product is queued on the stream, as cuBLAS queues its kernels: the
+  // host does not wait for the device.
   auto gemm = [=] {
     for (int64_t b = 0; b < batchCount; ++b) {
       const int64_t ao = b * strideA, bo = b * strideB, co = b * strideC;
@@ -136,11 +133,25 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation
     }
   };
   try {
-    tt::cuda_on_cpu::launch_erased(dim3(1), dim3(1), 0, handle->stream, gemm);
+    tt::cuda_on_cpu::launch_erased(dim3(1), dim3(1), 0, stream, gemm);
   } catch (...) {
     return CUBLAS_STATUS_EXECUTION_FAILED;
   }
   return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                          int m, int n, int k, const void* alpha, const void* A, cudaDataType_t Atype,
+                                          int lda, long long strideA, const void* B, cudaDataType_t Btype, int ldb,
+                                          long long strideB, const void* beta, void* C, cudaDataType_t Ctype, int ldc,
+                                          long long strideC, int batchCount, cublasComputeType_t computeType,
+                                          cublasGemmAlgo_t) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
+  // Host-pointer scalars are read at the call, as cuBLAS reads them.
+  return tt::cuda_on_cpu::gemm_on_stream(handle->stream, transa, transb, m, n, k, scalar(alpha, computeType), A, Atype,
+                                         lda, strideA, B, Btype, ldb, strideB, scalar(beta, computeType), C, Ctype, ldc,
+                                         strideC, batchCount);
 }
 
 cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,

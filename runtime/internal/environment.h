@@ -30,6 +30,10 @@ bool env_host_cache();
 /// TT_CPU_DISPATCH: "" (the best the cpu has), "portable" or "avx2".
 std::string env_cpu_dispatch();
 
+/// TT_BLAS_PREFER_CUBLASLT: 1 runs GPU matrix products on cuBLASLt, 0 or
+/// unset on cuBLAS (PyTorch's TORCH_BLAS_PREFER_CUBLASLT; tt/cuda/blas.h).
+bool env_prefer_cublaslt();
+
 /// A strict decimal integer in [lo, hi], else false (no sign, no spaces).
 bool parse_bounded_int(const char* text, int lo, int hi, int* out);
 
