@@ -83,12 +83,21 @@ FORWARD(kPointerGetAttributes, cudaPointerGetAttributes, (void* a, const void* p
 FORWARD(kEventRecord, cudaEventRecord, (cudaEvent_t e, cudaStream_t s), (e, s))
 FORWARD(kEventQuery, cudaEventQuery, (cudaEvent_t e), (e))
 
-/* dim3 is three unsigned ints, passed by value. */
+/* dim3 is three unsigned ints, passed by value. Every way a launch reaches
+ * the runtime counts as one launch: nvcc 12.x's <<<>>> calls
+ * cudaLaunchKernel, CUDA 13's calls __cudaLaunchKernel (a cudaKernel_t
+ * handle first, the same arguments after; _ptsz with per-thread default
+ * streams), cudaLaunchKernelEx calls cudaLaunchKernelExC. */
 typedef struct {
   unsigned x, y, z;
 } dim3_t;
 FORWARD(kLaunchKernel, cudaLaunchKernel, (const void* f, dim3_t g, dim3_t b, void** a, size_t sh, cudaStream_t s),
         (f, g, b, a, sh, s))
+FORWARD(kLaunchKernel, __cudaLaunchKernel, (const void* f, dim3_t g, dim3_t b, void** a, size_t sh, cudaStream_t s),
+        (f, g, b, a, sh, s))
+FORWARD(kLaunchKernel, __cudaLaunchKernel_ptsz,
+        (const void* f, dim3_t g, dim3_t b, void** a, size_t sh, cudaStream_t s), (f, g, b, a, sh, s))
+FORWARD(kLaunchKernel, cudaLaunchKernelExC, (const void* config, const void* f, void** a), (config, f, a))
 
 __attribute__((destructor)) static void report(void) {
   const char* path = getenv("TT_CUDA_CALLS_OUT");

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <climits>
+#include <cstdint>
 #include <string>
 
 #include "check.h"
@@ -67,23 +68,40 @@ struct LtCall {
 };
 
 // A column-major rows x cols matrix with leading dimension ld, `batch` of
-// them `stride` elements apart.
-cublasLtMatrixLayout_t lt_layout(cudaDataType_t type, int64_t rows, int64_t cols, int64_t ld, int32_t batch,
-                                 int64_t stride) {
-  cublasLtMatrixLayout_t l = nullptr;
-  TT_CUDA_CHECK(cublasLtMatrixLayoutCreate(&l, type, static_cast<uint64_t>(rows), static_cast<uint64_t>(cols), ld));
+// them `stride` elements apart, into `out` (owned by the LtCall from the
+// start, so an attribute that fails leaks nothing).
+void lt_layout(cublasLtMatrixLayout_t* out, cudaDataType_t type, int64_t rows, int64_t cols, int64_t ld, int32_t batch,
+               int64_t stride) {
+  TT_CUDA_CHECK(cublasLtMatrixLayoutCreate(out, type, static_cast<uint64_t>(rows), static_cast<uint64_t>(cols), ld));
   if (batch > 1) {
-    TT_CUDA_CHECK(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof(batch)));
+    TT_CUDA_CHECK(cublasLtMatrixLayoutSetAttribute(*out, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof(batch)));
     TT_CUDA_CHECK(
-        cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof(stride)));
+        cublasLtMatrixLayoutSetAttribute(*out, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof(stride)));
   }
-  return l;
+}
+
+// The largest power of two up to 256 dividing p: what cuBLASLt may assume
+// of a matrix's address. Its heuristic assumes 256 unless told (tt passes
+// views at their storage offset: x[:, 1:], narrowed batches), and a kernel
+// chosen for a wider alignment faults with a misaligned address, as
+// PyTorch's gemm_internal_cublaslt learned.
+uint32_t alignment_of(const void* p) {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  uint32_t align = 256;
+  while (align > 1 && a % align != 0) align /= 2;
+  return align;
+}
+
+void set_alignment(cublasLtMatmulPreference_t pref, cublasLtMatmulPreferenceAttributes_t attr, const void* p) {
+  const uint32_t align = alignment_of(p);
+  TT_CUDA_CHECK(cublasLtMatmulPreferenceSetAttribute(pref, attr, &align, sizeof(align)));
 }
 
 // Column-major C (m x n, ldc) = op_x(X) (m x k) @ op_y(Y) (k x n) through
-// cublasLtMatmul with the heuristic's first algorithm, as PyTorch's
-// gemm_internal_cublaslt; false where the heuristic offers none (the
-// caller then uses cublasGemmEx).
+// cublasLtMatmul with the heuristic's first algorithm for these shapes,
+// types and alignments, as PyTorch's gemm_internal_cublaslt; false where
+// the heuristic offers none or cuBLASLt refuses the call as unsupported
+// (the caller then uses cublasGemmEx).
 bool run_lt(DeviceContext& ctx, const GemmTypes& t, cublasOperation_t op_x, cublasOperation_t op_y, int m, int n, int k,
             const void* alpha, const void* x, int ldx, int64_t stride_x, const void* y, int ldy, int64_t stride_y,
             const void* beta, void* c, int ldc, int64_t stride_c, int batch) {
@@ -94,23 +112,33 @@ bool run_lt(DeviceContext& ctx, const GemmTypes& t, cublasOperation_t op_x, cubl
   TT_CUDA_CHECK(cublasLtMatmulDescSetAttribute(call.op, CUBLASLT_MATMUL_DESC_TRANSA, &tx, sizeof(tx)));
   TT_CUDA_CHECK(cublasLtMatmulDescSetAttribute(call.op, CUBLASLT_MATMUL_DESC_TRANSB, &ty, sizeof(ty)));
   // Layouts describe the matrices as stored, before op.
-  call.x = op_x == CUBLAS_OP_N ? lt_layout(t.data, m, k, ldx, batch, stride_x)
-                               : lt_layout(t.data, k, m, ldx, batch, stride_x);
-  call.y = op_y == CUBLAS_OP_N ? lt_layout(t.data, k, n, ldy, batch, stride_y)
-                               : lt_layout(t.data, n, k, ldy, batch, stride_y);
-  call.c = lt_layout(t.data, m, n, ldc, batch, stride_c);
+  if (op_x == CUBLAS_OP_N)
+    lt_layout(&call.x, t.data, m, k, ldx, batch, stride_x);
+  else
+    lt_layout(&call.x, t.data, k, m, ldx, batch, stride_x);
+  if (op_y == CUBLAS_OP_N)
+    lt_layout(&call.y, t.data, k, n, ldy, batch, stride_y);
+  else
+    lt_layout(&call.y, t.data, n, k, ldy, batch, stride_y);
+  lt_layout(&call.c, t.data, m, n, ldc, batch, stride_c);
   TT_CUDA_CHECK(cublasLtMatmulPreferenceCreate(&call.pref));
   const uint64_t workspace = lt.workspace_bytes;
   TT_CUDA_CHECK(cublasLtMatmulPreferenceSetAttribute(call.pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
                                                      sizeof(workspace)));
+  set_alignment(call.pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, x);
+  set_alignment(call.pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, y);
+  set_alignment(call.pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, c);
+  set_alignment(call.pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, c);
   cublasLtMatmulHeuristicResult_t best{};
   int found = 0;
   if (cublasLtMatmulAlgoGetHeuristic(lt.handle, call.op, call.x, call.y, call.c, call.c, call.pref, 1, &best, &found) !=
           CUBLAS_STATUS_SUCCESS ||
       found == 0 || best.state != CUBLAS_STATUS_SUCCESS)
     return false;
-  TT_CUDA_CHECK(cublasLtMatmul(lt.handle, call.op, alpha, x, call.x, y, call.y, beta, c, call.c, c, call.c, &best.algo,
-                               lt.workspace, lt.workspace_bytes, ctx.stream));
+  const cublasStatus_t st = cublasLtMatmul(lt.handle, call.op, alpha, x, call.x, y, call.y, beta, c, call.c, c, call.c,
+                                           &best.algo, lt.workspace, lt.workspace_bytes, ctx.stream);
+  if (st == CUBLAS_STATUS_NOT_SUPPORTED) return false;
+  TT_CUDA_CHECK(st);
   return true;
 }
 

@@ -49,6 +49,13 @@ void matches_cpu_for_floating_dtypes() {
     expect_close(matmul(x.cuda(), y.cuda()), matmul(x, y), tol(dt));
     Tensor v = (rand({257}, kDouble) - 0.5).to(dt);
     expect_close(matmul(a.cuda(), v.cuda()), matmul(a, v), tol(dt));
+    // Views at an offset into their device storage (x[1:], x[:, 1:]): their
+    // addresses are only element-aligned, which cuBLASLt must be told.
+    Tensor rows = (rand({130, 257}, kDouble) - 0.5).to(dt), rows_gpu = rows.cuda();
+    expect_close(matmul(rows_gpu.narrow(0, 1, 129), w.cuda().t()), matmul(rows.narrow(0, 1, 129), w.t()), tol(dt));
+    Tensor cols = (rand({130, 258}, kDouble) - 0.5).to(dt), cols_gpu = cols.cuda();
+    expect_close(matmul(cols_gpu.narrow(0, 1, 129).narrow(1, 1, 257), b.cuda()),
+                 matmul(cols.narrow(0, 1, 129).narrow(1, 1, 257), b), tol(dt));
   }
 }
 
@@ -71,8 +78,8 @@ TEST_F(CudaGemm, CublasLtMatchesCpu) {
   matches_cpu_for_floating_dtypes();
 #if defined(TT_CUDA_ON_CPU)
   // The products went through cublasLtMatmul, not a fallback to cuBLAS: at
-  // least one call for each of the five products of each of four dtypes.
-  EXPECT_GE(cuda_on_cpu::cublaslt_matmuls() - before, 20u);
+  // least one call for each of the seven products of each of four dtypes.
+  EXPECT_GE(cuda_on_cpu::cublaslt_matmuls() - before, 28u);
 #endif
 }
 

@@ -120,9 +120,51 @@ class Cases(unittest.TestCase):
         self.assertIn("fails", e.values())
 
 
+NVCC = "/usr/local/cuda/bin/nvcc"
+
+
+@unittest.skipUnless(os.path.exists(NVCC), "needs nvcc (CUDA under /usr/local/cuda)")
+class CallCounter(unittest.TestCase):
+    """bench/cuda/cuda_call_count.c sees the calls of a program built by this
+    machine's nvcc, the kernel launch included (CUDA 13 launches through
+    __cudaLaunchKernel, not cudaLaunchKernel). Without a GPU every call fails,
+    which the counter does not care about: it counts calls, not successes."""
+
+    def test_counts_calls_and_the_launch(self):
+        with tempfile.TemporaryDirectory() as d:
+            shim = os.path.join(d, "libcount.so")
+            subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", shim,
+                            os.path.join(ROOT, "bench", "cuda", "cuda_call_count.c"), "-ldl"], check=True)
+            with open(os.path.join(d, "k.cu"), "w") as f:
+                f.write(textwrap.dedent("""\
+                    __global__ void k(int* p) { if (p) *p = 1; }
+                    int main() {
+                      int d = -1;
+                      cudaGetDevice(&d);
+                      k<<<1, 1>>>(nullptr);
+                      k<<<1, 1>>>(nullptr);
+                      cudaStreamSynchronize(0);
+                      void* h = nullptr;
+                      cudaHostAlloc(&h, 64, 0);
+                      return 0;
+                    }
+                    """))
+            subprocess.run([NVCC, "-arch=sm_90", "-cudart", "shared", os.path.join(d, "k.cu"), "-o",
+                            os.path.join(d, "k")], check=True)
+            out = os.path.join(d, "calls.json")
+            env = dict(os.environ, LD_PRELOAD=shim, TT_CUDA_CALLS_OUT=out,
+                       LD_LIBRARY_PATH="/usr/local/cuda/lib64:/usr/local/cuda/lib")
+            subprocess.run([os.path.join(d, "k")], env=env, check=True, timeout=60)
+            with open(out) as f:
+                calls = json.load(f)
+        self.assertEqual((calls["cudaGetDevice"], calls["cudaLaunchKernel"], calls["cudaStreamSynchronize"],
+                          calls["cudaHostAlloc"], calls["cudaFreeHost"]), (1, 2, 1, 1, 0))
+
+
 FAKE_SUITE = """#!/bin/sh
 case "$1" in
-  --gtest_list_tests) printf 'Suite.\\n  Passes\\n  Fails\\n  Skips\\n'; exit 0;;
+  --gtest_list_tests) printf 'Suite.\\n  Passes\\n  Fails\\n  Skips\\n  Silent\\n'; exit 0;;
+  --gtest_filter=Suite.Silent) exit 0;;
   --gtest_filter=Suite.Passes) echo '[  PASSED  ] 1 test.'; exit 0;;
   --gtest_filter=Suite.Fails) echo 'Expected equality of these values'; echo '[  FAILED  ] Suite.Fails'; exit 1;;
   --gtest_filter=Suite.Skips) echo '[  SKIPPED ] 1 test, listed below:'; exit 0;;
@@ -176,7 +218,7 @@ class Run(unittest.TestCase):
         rc, out, results = self.run_tool("--bundle", self.tmp)
         self.assertEqual(rc, 2, out)
         self.assertIn("no GPU", results["unusable"])
-        self.assertEqual(results["parts"], {})
+        self.assertEqual({r["status"] for r in results["parts"].values()}, {"pending"})  # none ran
 
     def test_a_missing_or_broken_bundle_is_refused(self):
         self.fake_gpu()
@@ -203,8 +245,9 @@ class Run(unittest.TestCase):
         rc, out, results = self.run_tool("--bundle", folder, "--parts", "suite")
         self.assertEqual(rc, 1, out)
         suite = results["parts"]["suite"]
-        self.assertEqual((suite["status"], suite["cases"], suite["passed"], suite["skipped"]), ("failed", 3, 1, 1))
-        self.assertEqual(suite["failed"], ["Suite.Fails"])
+        self.assertEqual((suite["status"], suite["cases"], suite["passed"], suite["skipped"]), ("failed", 4, 1, 1))
+        # Exit status 0 without gtest's "[  PASSED  ] 1 test" is no pass either.
+        self.assertEqual(suite["failed"], ["Suite.Fails", "Suite.Silent"])
         with tarfile.open(os.path.join(self.tmp, "out", "gpu-check-logs.tar.gz")) as tar:
             log = tar.extractfile("suite.log").read().decode()
         self.assertIn("Expected equality of these values", log)  # the failure's output is kept
@@ -214,12 +257,27 @@ class Run(unittest.TestCase):
 
     def test_a_suite_that_only_skips_did_not_pass(self):
         self.fake_gpu()
-        skipping = FAKE_SUITE.replace("printf 'Suite.\\n  Passes\\n  Fails\\n  Skips\\n'", "printf 'Suite.\\n  Skips\\n'")
+        skipping = FAKE_SUITE.replace("Passes\\n  Fails\\n  Skips\\n  Silent", "Skips")
         folder = self.make_bundle({"tt_cuda_tests": skipping, "tt_record_demo": "#!/bin/sh\nexit 0\n"})
         rc, out, results = self.run_tool("--bundle", folder, "--parts", "suite")
         self.assertEqual(rc, 1, out)
         self.assertEqual(results["parts"]["suite"]["skipped"], 1)
         self.assertIn("every one skipped", results["parts"]["suite"]["why"])
+
+    def test_env_alone_checks_nothing(self):
+        self.fake_gpu()
+        folder = self.make_bundle({"tt_cuda_tests": FAKE_SUITE, "tt_record_demo": "#!/bin/sh\nexit 0\n"})
+        rc, out, results = self.run_tool("--bundle", folder, "--parts", "env")
+        self.assertEqual(rc, 2, out)
+        self.assertEqual(results["parts"]["env"]["status"], "passed")
+        self.assertIn("no part checked anything", out)
+
+    def test_parts_past_the_budget_are_not_run(self):
+        self.fake_gpu()
+        folder = self.make_bundle({"tt_cuda_tests": FAKE_SUITE, "tt_record_demo": "#!/bin/sh\nexit 0\n"})
+        rc, out, results = self.run_tool("--bundle", folder, "--parts", "suite", "--budget", "0.000001")
+        self.assertEqual(rc, 1, out)
+        self.assertEqual(results["parts"]["suite"]["status"], "not run")
 
     def test_a_part_that_breaks_costs_only_itself(self):
         self.fake_gpu()

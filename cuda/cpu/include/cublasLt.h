@@ -34,7 +34,16 @@ enum cublasLtMatrixLayoutAttribute_t {
   CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT = 5,           ///< int32_t
   CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET = 6,  ///< int64_t, in elements
 };
-enum cublasLtMatmulPreferenceAttributes_t { CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1 /* uint64_t */ };
+enum cublasLtMatmulPreferenceAttributes_t {
+  CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1,  ///< uint64_t, default 0
+  /// uint32_t, default 256: the alignment the chosen algorithm may assume of
+  /// each matrix's address (the stand-in's matmul refuses a pointer that
+  /// breaks it, where a GPU kernel would fault on a misaligned address).
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES = 5,
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES = 6,
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES = 7,
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES = 8,
+};
 
 cublasStatus_t cublasLtCreate(cublasLtHandle_t* handle);
 cublasStatus_t cublasLtDestroy(cublasLtHandle_t handle);
@@ -53,15 +62,17 @@ cublasStatus_t cublasLtMatmulPreferenceDestroy(cublasLtMatmulPreference_t pref);
 cublasStatus_t cublasLtMatmulPreferenceSetAttribute(cublasLtMatmulPreference_t pref,
                                                     cublasLtMatmulPreferenceAttributes_t attr, const void* buf,
                                                     size_t size);
-/// One algorithm (needing no workspace) for every product the stand-in can
-/// compute; none (returnAlgoCount 0) for unknown or mixed types.
+/// One algorithm (needing no workspace, assuming the preference's
+/// alignments) for every product the stand-in can compute; none
+/// (returnAlgoCount 0) for unknown or mixed types.
 cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t handle, cublasLtMatmulDesc_t desc,
                                               cublasLtMatrixLayout_t Adesc, cublasLtMatrixLayout_t Bdesc,
                                               cublasLtMatrixLayout_t Cdesc, cublasLtMatrixLayout_t Ddesc,
                                               cublasLtMatmulPreference_t pref, int requestedAlgoCount,
                                               cublasLtMatmulHeuristicResult_t results[], int* returnAlgoCount);
 /// D = alpha op(A) op(B) + beta C, queued on `stream`; D must be C (the
-/// stand-in, like tt, computes in place).
+/// stand-in, like tt, computes in place). CUBLAS_STATUS_EXECUTION_FAILED
+/// when a pointer breaks the alignment the algorithm was chosen for.
 cublasStatus_t cublasLtMatmul(cublasLtHandle_t handle, cublasLtMatmulDesc_t desc, const void* alpha, const void* A,
                               cublasLtMatrixLayout_t Adesc, const void* B, cublasLtMatrixLayout_t Bdesc,
                               const void* beta, const void* C, cublasLtMatrixLayout_t Cdesc, void* D,

@@ -25,6 +25,7 @@ struct tt_cublaslt_layout {
 };
 struct tt_cublaslt_preference {
   uint64_t max_workspace = 0;
+  uint32_t align[4] = {256, 256, 256, 256};  // A, B, C, D: cuBLASLt's defaults
 };
 
 namespace {
@@ -111,7 +112,14 @@ cublasStatus_t cublasLtMatmulPreferenceSetAttribute(cublasLtMatmulPreference_t p
                                                     cublasLtMatmulPreferenceAttributes_t attr, const void* buf,
                                                     size_t size) {
   if (!pref) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (attr == CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES) return set(&pref->max_workspace, buf, size);
+  switch (attr) {
+    case CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES: return set(&pref->max_workspace, buf, size);
+    case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES:
+    case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES:
+    case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES:
+    case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES:
+      return set(&pref->align[attr - CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES], buf, size);
+  }
   return CUBLAS_STATUS_INVALID_VALUE;
 }
 
@@ -125,6 +133,7 @@ cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t handle, cublasLtM
   *returnAlgoCount = 0;
   if (!supported(Adesc, Bdesc, Cdesc)) return CUBLAS_STATUS_NOT_SUPPORTED;  // as cuBLASLt: no algorithm
   results[0] = {};
+  for (int i = 0; i < 4; ++i) results[0].algo.data[i] = pref->align[i];  // what the "kernel" assumes
   results[0].workspaceSize = 0;
   results[0].state = CUBLAS_STATUS_SUCCESS;
   results[0].wavesCount = 1.0f;
@@ -149,6 +158,11 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t handle, cublasLtMatmulDesc_t desc
   // Leading dimensions cover the stored rows (gemm_on_stream checks them against op's).
   if (Adesc->ld < static_cast<int64_t>(Adesc->rows) || Bdesc->ld < static_cast<int64_t>(Bdesc->rows))
     return CUBLAS_STATUS_INVALID_VALUE;
+  // A kernel chosen for a wider alignment than a pointer has faults on a GPU.
+  const void* pointers[4] = {A, B, C, D};
+  for (int i = 0; i < 4; ++i)
+    if (algo->data[i] == 0 || reinterpret_cast<uintptr_t>(pointers[i]) % algo->data[i] != 0)
+      return CUBLAS_STATUS_EXECUTION_FAILED;
   matmuls.fetch_add(1, std::memory_order_relaxed);
   return tt::cuda_on_cpu::gemm_on_stream(
       stream, static_cast<cublasOperation_t>(desc->transa), static_cast<cublasOperation_t>(desc->transb),

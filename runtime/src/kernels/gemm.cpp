@@ -75,11 +75,12 @@ int64_t row_grain(int64_t k, int64_t n) {
 
 #if TT_WITH_ONEDNN
 // How oneDNN's sgemm is threaded, by size in multiply-adds (measured on the
-// 2-core dev VM, docs/performance.md, session 11): below kGemmOneThread a
-// second thread costs more than it saves (64x10x256: 2.8 us on one, 3.7 us
-// on two); up to kGemmOwnThreads blocks of C, one single-threaded call per
-// thread, beat oneDNN's own split (64x256x784: 77 -> 63 us on two threads),
-// which wins on large products (1024^3: 4.7-5.2 ms against 4.9-5.5 ms).
+// 2-core dev VM, docs/performance.md, session 11): each thread gets at
+// least kGemmOneThread, as a second thread on less costs more than it saves
+// (64x10x256: 2.8 us on one, 3.7 us on two); up to kGemmOwnThreads blocks
+// of C, one single-threaded call per thread, beat oneDNN's own split
+// (64x256x784: 77 -> 63 us on two threads), which wins on large products
+// (1024^3: 4.7-5.2 ms against 4.9-5.5 ms).
 constexpr int64_t kGemmOneThread = int64_t{1} << 21;
 constexpr int64_t kGemmOwnThreads = int64_t{1} << 26;
 
