@@ -96,12 +96,14 @@ void BM_Gemm(benchmark::State& state, tt::ScalarType dt, tt::cuda::BlasLibrary l
   if (!have_gpu(state)) return;
   const tt::cuda::BlasLibrary saved = tt::cuda::preferred_blas_library();
   tt::cuda::set_preferred_blas_library(library);
+  const uint64_t fallbacks = tt::cuda::cublaslt_fallbacks();
   const int64_t n = state.range(0);
   tt::Tensor a = tt::randn({n, n}, tt::TensorOptions().device(tt::kCUDA).dtype(dt)), b = tt::randn({n, n}, a.options());
   timed(state, [&] { benchmark::DoNotOptimize(tt::mm(a, b)); });
   state.counters["TFLOP/s"] =
       benchmark::Counter(2.0 * static_cast<double>(n) * n * n / 1e12, benchmark::Counter::kIsIterationInvariantRate);
   tt::cuda::set_preferred_blas_library(saved);
+  if (tt::cuda::cublaslt_fallbacks() != fallbacks) state.SkipWithError("cuBLASLt fell back to cuBLAS: not measured");
 }
 
 // 256 MiB of float32 source: far beyond L2 (50 MiB on H100).

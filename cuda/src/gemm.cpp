@@ -50,6 +50,7 @@ int as_int(int64_t v) {
 
 // -1 until the first product reads TT_BLAS_PREFER_CUBLASLT, then a BlasLibrary.
 std::atomic<int> preferred{-1};
+std::atomic<uint64_t> lt_fallbacks{0};
 
 // The descriptors of one cublasLtMatmul call, destroyed with it.
 struct LtCall {
@@ -160,10 +161,12 @@ void run(Device device, ScalarType dtype, bool trans_a, bool trans_b, int64_t m,
   const void* beta = t.dbl ? static_cast<const void*>(&d0) : &f0;
   const cublasOperation_t op_b = trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t op_a = trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
-  if (cuda::preferred_blas_library() == cuda::BlasLibrary::kCublasLt &&
-      run_lt(ctx, t, op_b, op_a, as_int(n), as_int(m), as_int(k), alpha, b, as_int(ldb), stride_b, a, as_int(lda),
-             stride_a, beta, c, as_int(n), stride_c, as_int(batch)))
-    return;
+  if (cuda::preferred_blas_library() == cuda::BlasLibrary::kCublasLt) {
+    if (run_lt(ctx, t, op_b, op_a, as_int(n), as_int(m), as_int(k), alpha, b, as_int(ldb), stride_b, a, as_int(lda),
+               stride_a, beta, c, as_int(n), stride_c, as_int(batch)))
+      return;
+    lt_fallbacks.fetch_add(1, std::memory_order_relaxed);
+  }
   cublasHandle_t h = cublas_handle(ctx);
   if (batch == 1) {
     TT_CUDA_CHECK(cublasGemmEx(h, op_b, op_a, as_int(n), as_int(m), as_int(k), alpha, b, t.data, as_int(ldb), a, t.data,
@@ -194,6 +197,8 @@ namespace tt::cuda {
 void set_preferred_blas_library(BlasLibrary library) noexcept {
   cuda_backend::preferred.store(static_cast<int>(library), std::memory_order_relaxed);
 }
+
+uint64_t cublaslt_fallbacks() noexcept { return cuda_backend::lt_fallbacks.load(std::memory_order_relaxed); }
 
 BlasLibrary preferred_blas_library() {
   int p = cuda_backend::preferred.load(std::memory_order_relaxed);

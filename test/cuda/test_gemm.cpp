@@ -72,6 +72,7 @@ TEST_F(CudaGemm, CublasMatchesCpu) {
 TEST_F(CudaGemm, CublasLtMatchesCpu) {
   cuda::set_preferred_blas_library(cuda::BlasLibrary::kCublasLt);
   EXPECT_EQ(cuda::preferred_blas_library(), cuda::BlasLibrary::kCublasLt);
+  const uint64_t fallbacks = cuda::cublaslt_fallbacks();
 #if defined(TT_CUDA_ON_CPU)
   const auto before = cuda_on_cpu::cublaslt_matmuls();
 #endif
@@ -81,6 +82,7 @@ TEST_F(CudaGemm, CublasLtMatchesCpu) {
   // least one call for each of the seven products of each of four dtypes.
   EXPECT_GE(cuda_on_cpu::cublaslt_matmuls() - before, 28u);
 #endif
+  EXPECT_EQ(cuda::cublaslt_fallbacks(), fallbacks);  // every product ran on cuBLASLt (on a GPU too)
 }
 
 TEST_F(CudaGemm, EmptyInnerDimensionGivesZeros) {

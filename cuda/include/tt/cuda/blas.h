@@ -3,6 +3,8 @@
 // choose between cuBLAS and cuBLASLt.
 #pragma once
 
+#include <cstdint>
+
 namespace tt::cuda {
 
 /// The libraries tt's GPU matrix products can run on.
@@ -20,5 +22,11 @@ void set_preferred_blas_library(BlasLibrary library) noexcept;
 /// anything else throws tt::ConfigurationError naming the variable), as
 /// PyTorch reads TORCH_BLAS_PREFER_CUBLASLT.
 BlasLibrary preferred_blas_library();
+
+/// Products that asked for cuBLASLt and ran on cuBLAS instead, since the
+/// process started (cuBLASLt's heuristic offered no algorithm, or it refused
+/// the call as unsupported): how a benchmark of cuBLASLt knows it measured
+/// cuBLASLt.
+uint64_t cublaslt_fallbacks() noexcept;
 
 }  // namespace tt::cuda
