@@ -129,7 +129,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
 namespace tt::cuda_on_cpu {
 
 /// How often the process has called the CUDA runtime functions whose host
-/// cost a training step pays on a GPU: what ../shared/gpu/cudacount.c
+/// cost a training step pays on a GPU: what bench/cuda/cuda_call_count.c
 /// counts there with LD_PRELOAD over libcudart, counted here by the
 /// stand-ins themselves so a test can hold the backend to a per-step
 /// budget. Counts only grow; a test takes the difference of two snapshots.

@@ -1,6 +1,6 @@
 // The host's cost of a training step on the CUDA backend, counted in CUDA
 // runtime calls (the stand-ins' tt::cuda_on_cpu::api_calls, what
-// ../shared/gpu/cudacount.c counts on a GPU): once the first epoch has
+// bench/cuda/cuda_call_count.c counts on a GPU): once the first epoch has
 // filled the pinned-memory cache, a step of the usual loop (pinned batches
 // from a DataLoader, non_blocking copies, loss.item()) pins no new host
 // memory and waits for the device only where the program asks (item()).
