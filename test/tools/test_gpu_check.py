@@ -288,6 +288,9 @@ class Run(unittest.TestCase):
         self.assertEqual(rc, 1, out)
         self.assertEqual(results["parts"]["bench"]["status"], "error")
         self.assertIn("suite", results["parts"])
+        # --out holds the results file and the logs' archive, nothing else (a device call brings back few files).
+        self.assertEqual(sorted(os.listdir(os.path.join(self.tmp, "out"))), ["gpu-check-logs.tar.gz",
+                                                                             "gpu-check.json"])
 
 
 if __name__ == "__main__":
