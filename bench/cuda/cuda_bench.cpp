@@ -109,57 +109,32 @@ void BM_Gemm(benchmark::State& state, tt::ScalarType dt, tt::cuda::BlasLibrary l
 // 256 MiB of float32 source: far beyond L2 (50 MiB on H100).
 constexpr int64_t kElems = int64_t{64} << 20;
 
+// The sizes every bandwidth row runs at (64M elements) and every GEMM row (n = 4096, 8192), timed by events.
+void bandwidth_args(benchmark::internal::Benchmark* b) {
+  b->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+void gemm_args(benchmark::internal::Benchmark* b) {
+  b->Arg(4096)->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
 }  // namespace
 
 BENCHMARK(BM_MemcpyD2D)->Arg(kElems * 3)->Arg(kElems * 6)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Convert, f32_to_f16, tt::kFloat, tt::kHalf)
-    ->Arg(kElems)
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Convert, f16_to_f32, tt::kHalf, tt::kFloat)
-    ->Arg(kElems)
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Convert, f32_to_bf16, tt::kFloat, tt::kBFloat16)
-    ->Arg(kElems)
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Convert, f32_to_f64, tt::kFloat, tt::kDouble)
-    ->Arg(kElems)
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Add, f32, tt::kFloat)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Add, f16, tt::kHalf)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Add, bf16, tt::kBFloat16)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Sum, f32, tt::kFloat)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Sum, f16, tt::kHalf)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Sum, bf16, tt::kBFloat16)->Arg(kElems)->UseManualTime()->Unit(benchmark::kMicrosecond);
-
-BENCHMARK_CAPTURE(BM_Gemm, f32, tt::kFloat, tt::cuda::BlasLibrary::kCublas)
-    ->Arg(4096)
-    ->Arg(8192)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Gemm, f16, tt::kHalf, tt::cuda::BlasLibrary::kCublas)
-    ->Arg(4096)
-    ->Arg(8192)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Gemm, bf16, tt::kBFloat16, tt::cuda::BlasLibrary::kCublas)
-    ->Arg(4096)
-    ->Arg(8192)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Gemm, f16_cublaslt, tt::kHalf, tt::cuda::BlasLibrary::kCublasLt)
-    ->Arg(4096)
-    ->Arg(8192)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Gemm, bf16_cublaslt, tt::kBFloat16, tt::cuda::BlasLibrary::kCublasLt)
-    ->Arg(4096)
-    ->Arg(8192)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Convert, f32_to_f16, tt::kFloat, tt::kHalf)->Apply(bandwidth_args);
+BENCHMARK_CAPTURE(BM_Convert, f16_to_f32, tt::kHalf, tt::kFloat)->Apply(bandwidth_args);
+BENCHMARK_CAPTURE(BM_Convert, f32_to_bf16, tt::kFloat, tt::kBFloat16)->Apply(bandwidth_args);
+BENCHMARK_CAPTURE(BM_Convert, f32_to_f64, tt::kFloat, tt::kDouble)->Apply(bandwidth_args);
+BENCHMARK_CAPTURE(BM_Add, f32, tt::kFloat)->Apply(bandwidth_args);
+BENCHMARK_CAPTURE(BM_Add, f16, tt::kHalf)->Apply(bandwidth_args);
+BENCHMARK_CAPTURE(BM_Add, bf16, tt::kBFloat16)->Apply(bandwidth_args);
+BENCHMARK_CAPTURE(BM_Sum, f32, tt::kFloat)->Apply(bandwidth_args);
+BENCHMARK_CAPTURE(BM_Sum, f16, tt::kHalf)->Apply(bandwidth_args);
+BENCHMARK_CAPTURE(BM_Sum, bf16, tt::kBFloat16)->Apply(bandwidth_args);
+BENCHMARK_CAPTURE(BM_Gemm, f32, tt::kFloat, tt::cuda::BlasLibrary::kCublas)->Apply(gemm_args);
+BENCHMARK_CAPTURE(BM_Gemm, f16, tt::kHalf, tt::cuda::BlasLibrary::kCublas)->Apply(gemm_args);
+BENCHMARK_CAPTURE(BM_Gemm, bf16, tt::kBFloat16, tt::cuda::BlasLibrary::kCublas)->Apply(gemm_args);
+BENCHMARK_CAPTURE(BM_Gemm, f16_cublaslt, tt::kHalf, tt::cuda::BlasLibrary::kCublasLt)->Apply(gemm_args);
+BENCHMARK_CAPTURE(BM_Gemm, bf16_cublaslt, tt::kBFloat16, tt::cuda::BlasLibrary::kCublasLt)->Apply(gemm_args);
 
 int main(int argc, char** argv) {
   cudaDeviceProp prop{};

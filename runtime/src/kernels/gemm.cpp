@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
 #include "dtype_dispatch.h"
@@ -66,6 +67,19 @@ void use_one_thread_pool() {
   std::call_once(once, [] { openblas_set_num_threads(1); });
 }
 
+// Row r of op(A), A row-major with leading dimension lda: row r of A, or
+// column r of A when transposed.
+template <class T>
+const T* op_row(const T* a, bool trans_a, int64_t r, int64_t lda) {
+  return trans_a ? a + r : a + r * lda;
+}
+
+// Column j of op(B): column j of B, or row j of B when transposed.
+template <class T>
+const T* op_col(const T* b, bool trans_b, int64_t j, int64_t ldb) {
+  return trans_b ? b + j * ldb : b + j;
+}
+
 // Rows per OpenMP chunk: at least 16M multiply-adds each (a few ms), so
 // the small products of a training step stay on one thread (see
 // kParallelGrain for why regions are expensive) and large ones split.
@@ -106,18 +120,37 @@ bool sgemm_onednn(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, c
   // (a weight gradient's optimizer step), so its data is in that cache.
   if (std::max(m * k, m * n) >= k * n) {  // blocks of rows of C: rows of op(A)
     parallel_for_threads(m, threads, [&](int64_t r0, int64_t r1) {
-      const float* ar = trans_a ? a + r0 : a + r0 * lda;
-      if (!dnnl_sgemm_ok(ta, tb, r1 - r0, n, k, ar, lda, b, ldb, c + r0 * ldc, ldc)) ok = false;
+      if (!dnnl_sgemm_ok(ta, tb, r1 - r0, n, k, op_row(a, trans_a, r0, lda), lda, b, ldb, c + r0 * ldc, ldc))
+        ok = false;
     });
   } else {  // blocks of columns of C: columns of op(B)
     parallel_for_threads(n, threads, [&](int64_t j0, int64_t j1) {
-      const float* bj = trans_b ? b + j0 * ldb : b + j0;
-      if (!dnnl_sgemm_ok(ta, tb, m, j1 - j0, k, a, lda, bj, ldb, c + j0, ldc)) ok = false;
+      if (!dnnl_sgemm_ok(ta, tb, m, j1 - j0, k, a, lda, op_col(b, trans_b, j0, ldb), ldb, c + j0, ldc)) ok = false;
     });
   }
   return ok;
 }
 #endif
+
+// C = op(A) op(B) through OpenBLAS (float32 without oneDNN, float64: oneDNN
+// has no dgemm), single-threaded calls over blocks of rows split by OpenMP.
+template <class T>
+void blas_rows(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b,
+               int64_t ldb, T* c, int64_t ldc) {
+  use_one_thread_pool();
+  const auto ta = trans_a ? CblasTrans : CblasNoTrans, tb = trans_b ? CblasTrans : CblasNoTrans;
+  parallel_for(m, row_grain(k, n), [&](int64_t r0, int64_t r1) {
+    const auto rows = static_cast<int>(r1 - r0);
+    if constexpr (std::is_same_v<T, float>)
+      cblas_sgemm(CblasRowMajor, ta, tb, rows, static_cast<int>(n), static_cast<int>(k), 1.0f,
+                  op_row(a, trans_a, r0, lda), static_cast<int>(lda), b, static_cast<int>(ldb), 0.0f, c + r0 * ldc,
+                  static_cast<int>(ldc));
+    else
+      cblas_dgemm(CblasRowMajor, ta, tb, rows, static_cast<int>(n), static_cast<int>(k), 1.0,
+                  op_row(a, trans_a, r0, lda), static_cast<int>(lda), b, static_cast<int>(ldb), 0.0, c + r0 * ldc,
+                  static_cast<int>(ldc));
+  });
+}
 
 void sgemm_rows(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                 const float* b, int64_t ldb, float* c, int64_t ldc) {
@@ -126,14 +159,7 @@ void sgemm_rows(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, con
   // oneDNN refuses only what OpenBLAS below refuses too (bad leading
   // dimensions); let OpenBLAS say so.
 #endif
-  use_one_thread_pool();
-  const auto ta = trans_a ? CblasTrans : CblasNoTrans, tb = trans_b ? CblasTrans : CblasNoTrans;
-  parallel_for(m, row_grain(k, n), [&](int64_t r0, int64_t r1) {
-    // Row r of op(A) starts at a + r*lda, or at column r (a + r) when transposed.
-    const int64_t a_off = trans_a ? r0 : r0 * lda;
-    cblas_sgemm(CblasRowMajor, ta, tb, static_cast<int>(r1 - r0), static_cast<int>(n), static_cast<int>(k), 1.0f,
-                a + a_off, static_cast<int>(lda), b, static_cast<int>(ldb), 0.0f, c + r0 * ldc, static_cast<int>(ldc));
-  });
+  blas_rows(trans_a, trans_b, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
 }  // namespace
@@ -157,12 +183,7 @@ static void gemm_cpu(const TensorImpl& at, const TensorImpl& bt, const TensorImp
       if constexpr (std::is_same_v<T, float>) {
         sgemm_rows(false, false, m, n, k, ai, k, bi, n, ci, n);
       } else if constexpr (std::is_same_v<T, double>) {
-        use_one_thread_pool();
-        parallel_for(m, row_grain(k, n), [&](int64_t r0, int64_t r1) {
-          cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(r1 - r0), static_cast<int>(n),
-                      static_cast<int>(k), 1.0, ai + r0 * k, static_cast<int>(k), bi, static_cast<int>(n), 0.0,
-                      ci + r0 * n, static_cast<int>(n));
-        });
+        blas_rows(false, false, m, n, k, ai, k, bi, n, ci, n);
       } else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
         gemm_16bit<T>(ai, bi, ci, m, k, n);
       } else if constexpr (!std::is_same_v<T, bool>) {
@@ -180,15 +201,8 @@ static void gemm_2d_cpu(Device /*host memory*/, ScalarType dtype, bool trans_a, 
                static_cast<float*>(c), n);
     return;
   }
-  use_one_thread_pool();
-  const auto ta = trans_a ? CblasTrans : CblasNoTrans, tb = trans_b ? CblasTrans : CblasNoTrans;
-  parallel_for(m, row_grain(k, n), [&](int64_t r0, int64_t r1) {
-    // Row r of op(A) starts at a + r*lda, or at column r (a + r) when transposed.
-    const int64_t a_off = trans_a ? r0 : r0 * lda;
-    cblas_dgemm(CblasRowMajor, ta, tb, static_cast<int>(r1 - r0), static_cast<int>(n), static_cast<int>(k), 1.0,
-                static_cast<const double*>(a) + a_off, static_cast<int>(lda), static_cast<const double*>(b),
-                static_cast<int>(ldb), 0.0, static_cast<double*>(c) + r0 * n, static_cast<int>(n));
-  });
+  blas_rows(trans_a, trans_b, m, n, k, static_cast<const double*>(a), lda, static_cast<const double*>(b), ldb,
+            static_cast<double*>(c), n);
 }
 
 TT_DEFINE_DISPATCH(gemm, gemm_cpu);
