@@ -53,6 +53,49 @@ TEST_F(Optim, SgdPlainMomentumNesterovWeightDecay) {
   EXPECT_TT_ERROR(optim::SGD({}, 0.1), ValueError, "optimizer got an empty parameter list");
 }
 
+// From its second step SGD with momentum runs one fused kernel per plain
+// parameter (optimizer_step.cpp); its results must be the unfused in-place
+// ops' bit for bit, in every floating dtype, with every option, over a
+// parameter large enough to be split across threads.
+TEST_F(Optim, SgdFusedStepIsTheUnfusedOpsBitForBit) {
+  const std::vector<optim::SGDOptions> options{optim::SGDOptions(0.05).momentum(0.9),
+                                               optim::SGDOptions(0.1).momentum(0.8).dampening(0.3),
+                                               optim::SGDOptions(0.01).momentum(0.9).nesterov(true).weight_decay(1e-4),
+                                               optim::SGDOptions(0.2).momentum(0.5).dampening(0.1).weight_decay(0.05)};
+  for (ScalarType dtype : {kFloat, kDouble, kHalf, kBFloat16}) {
+    for (const auto& o : options) {
+      SCOPED_TRACE(std::string(to_string(dtype)) + " lr " + std::to_string(o.lr()));
+      manual_seed(7);
+      const Tensor start = randn({3, 70001}).to(dtype);  // 210003 elements: more than one thread's grain
+      std::vector<Tensor> grads;
+      for (int s = 0; s < 4; ++s) grads.push_back(randn({3, 70001}).to(dtype));
+      Tensor p = start.clone().requires_grad_();
+      optim::SGD opt({p}, o);
+      for (const Tensor& g : grads) {
+        opt.zero_grad();
+        p.mutable_grad() = g.clone();
+        opt.step();
+      }
+      // The unfused update, op by op (PyTorch's torch/optim/sgd.py).
+      NoGradGuard no_grad;
+      Tensor q = start.clone(), buf;
+      for (const Tensor& g : grads) {
+        Tensor d = o.weight_decay() != 0 ? add(g, q, o.weight_decay()) : g;
+        if (!buf.defined())
+          buf = d.clone();
+        else
+          buf.mul_(o.momentum()).add_(d, 1 - o.dampening());
+        q.add_(o.nesterov() ? add(d, buf, o.momentum()) : buf, -o.lr());
+      }
+      const std::vector<double> got = values<double>(p.detach().to(kDouble)), want = values<double>(q.to(kDouble));
+      ASSERT_EQ(got.size(), want.size());
+      size_t differ = 0;
+      for (size_t i = 0; i < got.size(); ++i) differ += got[i] != want[i];
+      EXPECT_EQ(differ, 0u) << "first: " << got[0] << " vs " << want[0];
+    }
+  }
+}
+
 TEST_F(Optim, AdamMatchesTheFormula) {
   // First step: m = 0.1 g, v = 0.001 g^2, mhat = g, vhat = g^2: p -= lr * g / (|g| + eps).
   EXPECT_NEAR(steps<optim::Adam>(optim::AdamOptions(0.1), {{2}})[0], 1 - 0.1f, 1e-6);

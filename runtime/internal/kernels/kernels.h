@@ -62,6 +62,21 @@ TT_DECLARE_DISPATCH(gemm_2d, 0,
                     void(Device device, ScalarType dtype, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
                          const void* a, int64_t lda, const void* b, int64_t ldb, void* c));
 
+// One SGD-with-momentum update of a parameter in one pass, as ATen's fused
+// SGD (aten/src/ATen/native/cpu/FusedSGDKernel.cpp), per element:
+//   g = grad + weight_decay * param            (when weight_decay != 0)
+//   buf = buf * momentum + (1 - dampening) * g
+//   param = param - lr * (nesterov ? g + momentum * buf : buf)
+// with the rounding of the unfused in-place ops it replaces (each step
+// rounded to the dtype, scalars converted as those ops convert them), so
+// results are bit for bit theirs. param, grad and buf: contiguous, one
+// floating dtype, one size, one device.
+struct SgdStep {
+  double lr = 0, momentum = 0, dampening = 0, weight_decay = 0;
+  bool nesterov = false;
+};
+TT_DECLARE_DISPATCH(sgd_step, 0,
+                    void(const TensorImpl& param, const TensorImpl& grad, const TensorImpl& buf, const SgdStep& o));
 TT_DECLARE_DISPATCH(arange, 0, void(const TensorImpl& out, double start, double step, int64_t istart, int64_t istep));
 TT_DECLARE_DISPATCH(uniform, 0, void(const TensorImpl& out));
 TT_DECLARE_DISPATCH(normal, 0, void(const TensorImpl& out));

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "../internal_ops.h"
+#include "kernels/kernels.h"
 #include "tt/autograd.h"
 #include "tt/errors.h"
 #include "tt/factories.h"
@@ -28,6 +29,24 @@ SGD::SGD(std::vector<Tensor> params, SGDOptions options, SourceLoc loc)
     throw ValueError("Nesterov momentum requires a momentum and zero dampening", loc);
 }
 
+namespace {
+// SGD's update of a parameter as one fused kernel, where the parameter, its
+// gradient and its momentum buffer are plain: contiguous, one floating dtype,
+// one size, one device with kernels for it. False (nothing done) otherwise,
+// and the unfused ops then raise or record what is wrong as before.
+bool fused_sgd_step(const Tensor& param, const Tensor& grad, const Tensor& buf, const SGDOptions& o) {
+  const SourceLoc here = SourceLoc::current();
+  const auto &p = detail::impl_of(param, here), &g = detail::impl_of(grad, here), &b = detail::impl_of(buf, here);
+  const Device d = p.device();
+  if (!is_floating_type(p.dtype) || g.dtype != p.dtype || b.dtype != p.dtype) return false;
+  if (g.device() != d || b.device() != d || g.sizes != p.sizes || b.sizes != p.sizes) return false;
+  if (!p.is_contiguous() || !g.is_contiguous() || !b.is_contiguous()) return false;
+  if (detail::kernels::has_device_kernels(d) && !detail::kernels::sgd_step.registered_cuda()) return false;
+  detail::kernels::sgd_step(p, g, b, {o.lr(), o.momentum(), o.dampening(), o.weight_decay(), o.nesterov()});
+  return true;
+}
+}  // namespace
+
 void SGD::step() {
   NoGradGuard no_grad;
   const auto& o = options_;
@@ -35,6 +54,9 @@ void SGD::step() {
     Tensor& p = params_[i];
     const Tensor& grad = p.grad();
     if (!grad.defined()) continue;
+    // After the first step (which makes the buffer), one pass per parameter.
+    if (o.momentum() != 0 && momentum_buffers_[i].defined() && fused_sgd_step(p, grad, momentum_buffers_[i], o))
+      continue;
     Tensor d = grad;
     if (o.weight_decay() != 0) d = add(d, p, o.weight_decay());
     if (o.momentum() != 0) {
