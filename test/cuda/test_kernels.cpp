@@ -4,6 +4,7 @@
 // sigmoid/pow within 4 ulp (float32/float64) or 1 ulp (float16/bfloat16,
 // rounded from float32); sums/means/softmax within a relative 1e-5
 // (float32) / 1e-12 (float64) / 1e-2 (16-bit): the summation order differs.
+#include <limits>
 #include <random>
 #include <set>
 #include <thread>
@@ -321,6 +322,32 @@ TEST_F(CudaKernels, SoftmaxAndLogSoftmax) {
     for (int64_t d : {0, 1, 2}) {
       expect_close(softmax(x.cuda(), d), softmax(x, d), rel_tol(dt));
       expect_close(log_softmax(x.cuda(), d), log_softmax(x, d), rel_tol(dt));
+    }
+  }
+}
+
+// nll_loss runs the one-hot composite on a GPU and its own kernels on the
+// cpu: the two agree in value and gradient, with class weights, an ignored
+// row and an underflowed (-inf) log-probability outside the targets.
+TEST_F(CudaKernels, NllLossOnTheDeviceMatchesTheCpuKernels) {
+  for (ScalarType dt : {kFloat, kDouble}) {
+    SCOPED_TRACE(tt_cuda_test::dt_name(dt));
+    Tensor x = log_softmax(operand(dt, {33, 7}, 5) * 4, 1);
+    std::vector<int64_t> classes(33);
+    for (size_t i = 0; i < classes.size(); ++i) classes[i] = static_cast<int64_t>((i * 5 + i / 7) % 7);
+    Tensor target = tensor(classes);
+    x.select(0, 2).fill_(-std::numeric_limits<double>::infinity());  // row 2 targets class 2: -inf there too
+    x.select(0, 5).select(0, 0).fill_(-std::numeric_limits<double>::infinity());  // not row 5's target (4)
+    target.select(0, 2).fill_(-100);                                              // ... so row 2 is ignored
+    Tensor w = arange(1, 8, dt) / 4;
+    for (nn::Reduction r : {nn::kMean, nn::kSum, nn::kNone}) {
+      Tensor xc = x.clone().requires_grad_(), xg = x.cuda().requires_grad_();
+      Tensor lc = nn::functional::nll_loss(xc, target, w, r),
+             lg = nn::functional::nll_loss(xg, target.cuda(), w.cuda(), r);
+      expect_close(lg.detach(), lc.detach(), rel_tol(dt));
+      (r == nn::kNone ? lc.sum() : lc).backward();
+      (r == nn::kNone ? lg.sum() : lg).backward();
+      expect_close(xg.grad(), xc.grad(), rel_tol(dt));
     }
   }
 }

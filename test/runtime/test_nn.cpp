@@ -2,6 +2,7 @@
 // dtype checks (raise and record), and the losses against hand-computed
 // values and PyTorch's.
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "test_util.h"
@@ -252,6 +253,67 @@ TEST_F(NN, CrossEntropyAndNllLossMatchPyTorch) {
   auto p = values<float>(softmax(logits, 1));
   EXPECT_NEAR(g[1], (p[1] - 1) / 2, 1e-6);
   EXPECT_NEAR(g[0], p[0] / 2, 1e-6);
+}
+
+// nll_loss against its definition, computed here in double from the
+// values: every reduction, class weights, ignored rows, a strided input,
+// value and gradient. On the cpu this is the loss kernels' path; the same
+// case in the runtime suite on the CUDA backend runs the one-hot composite.
+TEST_F(NN, NllLossMatchesItsDefinitionWithWeightsAndIgnoredRows) {
+  manual_seed(5);
+  const int64_t n = 37, c = 11, ignore = 4;
+  for (ScalarType dtype : {kFloat, kDouble}) {
+    SCOPED_TRACE(to_string(dtype));
+    // A transposed view: the kernels read x through its strides.
+    const Tensor x0 = log_softmax(randn({c, n}).to(dtype), 0).t();
+    const Tensor t = (rand({n}) * c).to(kLong);
+    const Tensor w = (rand({c}) + 0.5).to(dtype);
+    const auto xv = values<double>(x0.contiguous().to(kDouble));
+    const auto tv = values<int64_t>(t);
+    const auto wv = values<double>(w.to(kDouble));
+    double sum = 0, total = 0;
+    std::vector<double> rows(n, 0.0);
+    for (int64_t i = 0; i < n; ++i) {
+      if (tv[i] == ignore) continue;
+      rows[i] = -wv[tv[i]] * xv[i * c + tv[i]];
+      sum += rows[i];
+      total += wv[tv[i]];
+    }
+    const double tol = dtype == kFloat ? 1e-5 : 1e-12;
+    for (nn::Reduction r : {nn::kMean, nn::kSum, nn::kNone}) {
+      Tensor x = x0.detach().requires_grad_();
+      Tensor loss = F::nll_loss(x, t, w, r, ignore);
+      if (r == nn::kNone) {
+        const auto got = values<double>(loss.to(kDouble));
+        ASSERT_EQ(got.size(), static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) EXPECT_NEAR(got[i], rows[i], tol) << "row " << i;
+        loss.sum().backward();
+      } else {
+        EXPECT_NEAR(loss.item<double>(), r == nn::kSum ? sum : sum / total, tol);
+        loss.backward();
+      }
+      const auto g = values<double>(x.grad().to(kDouble));
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t k = 0; k < c; ++k) {
+          const double want = k != tv[i] || tv[i] == ignore ? 0.0 : -wv[k] / (r == nn::kMean ? total : 1.0);
+          EXPECT_NEAR(g[i * c + k], want, tol) << "grad [" << i << ", " << k << "]";
+        }
+    }
+  }
+  // A 1-D input is one sample: a 0-dim loss for every reduction.
+  EXPECT_EQ(F::nll_loss(tensor({-1.0f, -2.0f}), tensor({1}), {}, nn::kNone).dim(), 0);
+  EXPECT_FLOAT_EQ(F::nll_loss(tensor({-1.0f, -2.0f}), tensor({1}), {}, nn::kNone).item<float>(), 2.0f);
+}
+
+// A class whose log-probability underflowed to -inf is not the target's
+// concern: PyTorch reads only x[n, target_n], so the loss stays finite.
+TEST_F(NN, NllLossReadsOnlyTheTargetsLogProbability) {
+  const float inf = std::numeric_limits<float>::infinity();
+  Tensor x = tensor({{-inf, -0.5f, -1.0f}, {-2.0f, -inf, -0.25f}}).requires_grad_();
+  Tensor loss = F::nll_loss(x, tensor({1, 2}));
+  EXPECT_FLOAT_EQ(loss.item<float>(), 0.375f);
+  loss.backward();
+  EXPECT_EQ(values<float>(x.grad()), std::vector<float>({0, -0.5f, 0, 0, 0, -0.5f}));
 }
 
 TEST_F(NN, CrossEntropyTargetOnAnotherDeviceIsAMixedDeviceError) {

@@ -77,6 +77,25 @@ struct SgdStep {
 };
 TT_DECLARE_DISPATCH(sgd_step, 0,
                     void(const TensorImpl& param, const TensorImpl& grad, const TensorImpl& buf, const SgdStep& o));
+// nll_loss over log-probabilities x [N, C] (any strides, a floating dtype)
+// and int64 class indices `target` [N], as ATen's nll_loss kernels
+// (aten/src/ATen/native/LossNLL.cpp): row n counts with weight
+// w_n = weight[target_n] (1 without `weight`, a [C] tensor of x's dtype)
+// unless target_n == ignore_index (w_n = 0). `out` gets -w_n * x[n, target_n]
+// per row ([N], None) or their sum (0-dim, Sum) or that sum over the total
+// weight (0-dim, Mean). Returns the total weight, or nothing written and the
+// first target outside [0, C) that is not ignore_index in *bad_target.
+enum class LossReduction { None, Mean, Sum };
+TT_DECLARE_DISPATCH(nll_loss_forward, 0,
+                    double(const TensorImpl& x, const TensorImpl& target, const TensorImpl* weight,
+                           int64_t ignore_index, LossReduction reduction, const TensorImpl& out,
+                           std::optional<int64_t>* bad_target));
+// Its gradient with respect to x: grad_x [N, C] (contiguous, x's dtype) is
+// zero but at [n, target_n], where it is -w_n * g_n (None; grad_out [N]),
+// -w_n * g (Sum) or -w_n * g / total_weight (Mean; grad_out 0-dim).
+TT_DECLARE_DISPATCH(nll_loss_backward, 0,
+                    void(const TensorImpl& grad_x, const TensorImpl& grad_out, const TensorImpl& target,
+                         const TensorImpl* weight, int64_t ignore_index, LossReduction reduction, double total_weight));
 TT_DECLARE_DISPATCH(arange, 0, void(const TensorImpl& out, double start, double step, int64_t istart, int64_t istep));
 TT_DECLARE_DISPATCH(uniform, 0, void(const TensorImpl& out));
 TT_DECLARE_DISPATCH(normal, 0, void(const TensorImpl& out));

@@ -213,6 +213,24 @@ void record_where(const Tensor& out, const Tensor& cond, const Tensor& x, const 
   });
 }
 
+void record_nll_loss(const Tensor& out, const Tensor& x, const Tensor& target, const Tensor& weight,
+                     int64_t ignore_index, kernels::LossReduction reduction, double total_weight) {
+  if (!needs_history({&x})) return;
+  const std::vector<int64_t> sizes = x.sizes().vec();
+  const ScalarType dtype = x.dtype();
+  const Device device = x.device();
+  record(out, "NllLossBackward0", {x},
+         [sizes, dtype, device, target, weight, ignore_index, reduction, total_weight](const Tensor& g) {
+           const auto here = std::source_location::current();
+           const Tensor go = g.dtype() == dtype && g.device() == device ? g : g.to(device, dtype);
+           Tensor grad = make_empty(sizes, dtype, device, here);
+           kernels::nll_loss_backward(impl_of(grad, here), impl_of(go, here), impl_of(target, here),
+                                      weight.defined() ? &impl_of(weight, here) : nullptr, ignore_index, reduction,
+                                      total_weight);
+           return one(grad);
+         });
+}
+
 void record_reshape_view(const Tensor& out, const Tensor& input, const char* name) {
   if (!needs_history({&input})) return;
   std::vector<int64_t> sizes = input.sizes().vec();

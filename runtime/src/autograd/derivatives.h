@@ -34,6 +34,11 @@ void record_softmax(const Tensor& out, const Tensor& input, int64_t dim, bool lo
 void record_cat(const Tensor& out, const std::vector<Tensor>& inputs, int64_t dim);
 void record_where(const Tensor& out, const Tensor& cond, const Tensor& x, const Tensor* y);
 
+// nll_loss through its kernels (nn/functional.cpp's host path): the
+// gradient reaches x only; `total_weight` is what the forward returned.
+void record_nll_loss(const Tensor& out, const Tensor& x, const Tensor& target, const Tensor& weight,
+                     int64_t ignore_index, kernels::LossReduction reduction, double total_weight);
+
 // Views. Shape-only views (view, reshape, squeeze, unsqueeze, flatten)
 // reshape the gradient back; expand needs nothing beyond the engine's
 // sum-to-shape.

@@ -1,12 +1,15 @@
 // Stateless layers and losses, written with the core ops so autograd,
-// device rules and record mode come for free. Class indices are selected
-// with a one-hot mask (arange(C) == target), which works on every device
-// without a gather kernel; for the classifier sizes tt targets (C in the
-// tens) that is as cheap as a gather.
+// device rules and record mode come for free. nll_loss (and so
+// cross_entropy) runs ATen's way, through its own kernels, on host memory;
+// elsewhere class indices are selected with a one-hot mask
+// (arange(C) == target), which works on every device without a gather
+// kernel, at the price of about fifteen small ops a call.
 #include "tt/nn/functional.h"
 
+#include "autograd/derivatives.h"
 #include "deferred_checks.h"
 #include "internal_ops.h"
+#include "kernels/kernels.h"
 #include "tt/errors.h"
 #include "tt/factories.h"
 #include "tt/ops.h"
@@ -22,6 +25,35 @@ Tensor reduce(const Tensor& v, Reduction r, const SourceLoc& loc) {
     case Reduction::Mean: return v.mean(loc);
   }
   return v;
+}
+
+// nll_loss as ATen runs it, through its own kernels (kernels/loss.cpp),
+// where x [N, C] is floating, the targets are on its device, that device's
+// memory is the host's, and a weight, if any, is x's dtype and [C] and needs
+// no gradient. An undefined tensor otherwise: the one-hot composite in
+// nll_loss then runs, and raises or records what is wrong as on a GPU.
+Tensor nll_loss_kernels(const Tensor& x, const Tensor& t, const Tensor& weight, Reduction reduction,
+                        int64_t ignore_index, const SourceLoc& loc) {
+  const Device d = x.device(loc);
+  const ScalarType dtype = x.dtype(loc);
+  if (!is_floating_type(dtype) || t.device(loc) != d || detail::kernels::has_device_kernels(d)) return {};
+  if (weight.defined() && (weight.device(loc) != d || weight.dtype(loc) != dtype || weight.dim(loc) != 1 ||
+                           weight.size(0, loc) != x.size(1, loc) || weight.requires_grad(loc)))
+    return {};
+  using detail::kernels::LossReduction;
+  const LossReduction kind = reduction == Reduction::None  ? LossReduction::None
+                             : reduction == Reduction::Sum ? LossReduction::Sum
+                                                           : LossReduction::Mean;
+  const std::vector<int64_t> sizes =
+      kind == LossReduction::None ? std::vector<int64_t>{x.size(0, loc)} : std::vector<int64_t>{};
+  Tensor out = detail::make_empty(sizes, dtype, d, loc);
+  std::optional<int64_t> bad_target;
+  const double total_weight = detail::kernels::nll_loss_forward(
+      detail::impl_of(x, loc), detail::impl_of(t, loc), weight.defined() ? &detail::impl_of(weight, loc) : nullptr,
+      ignore_index, kind, detail::impl_of(out, loc), &bad_target);
+  if (bad_target) throw ValueError("Target " + std::to_string(*bad_target) + " is out of bounds.", loc);
+  detail::autograd::record_nll_loss(out, x, t, weight, ignore_index, kind, total_weight);
+  return out;
 }
 
 std::string sizes_str(const Tensor& t) {
@@ -67,6 +99,8 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
                      loc);
   }
   const int64_t classes = x.size(1, loc);
+  if (Tensor out = nll_loss_kernels(x, t, weight, reduction, ignore_index, loc); out.defined())
+    return reduction == Reduction::None && !batched ? out.squeeze(0, loc) : out;
   // The targets' bounds, as PyTorch checks them: at once where the host can
   // read the targets; on a GPU when the host next waits for it (ATen's
   // CUDA kernel asserts there), so a training step does not wait here.
@@ -90,7 +124,9 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
   Tensor w = weight.defined()
                  ? where(onehot, weight.to(x.dtype(loc), false, false, loc), 0, loc)
                  : where(onehot, ones({}, TensorOptions().dtype(x.dtype(loc)).device(x.device(loc)), loc), 0, loc);
-  Tensor picked = mul(x, w, loc).sum({1}, false, loc);  // w_t * x[n, t_n]
+  // w_t * x[n, t_n]; x is selected first, so a -inf in another class (an
+  // underflowed log-probability) does not make 0 * -inf = NaN.
+  Tensor picked = mul(where(onehot, x, 0, loc), w, loc).sum({1}, false, loc);
   Tensor losses = neg(picked, loc);
   if (reduction == Reduction::Mean) return div(losses.sum(loc), w.sum(loc), loc);
   if (reduction == Reduction::None && !batched) return losses.squeeze(0, loc);
