@@ -67,7 +67,10 @@ class CudaBackend final : public Backend {
     // is page-locked; pageable memory (which the caller may free or read
     // right after we return) gets a synchronous copy.
     const bool async = non_blocking && is_pinned_host(to_device ? src : dst);
-    if (!async) TT_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+    if (async)
+      note_async_host_copy(ctx);
+    else
+      synchronize_stream(ctx);
   }
 
   // Cached (pinned_host_allocator.h): a freed block is reused once the work

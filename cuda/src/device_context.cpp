@@ -89,6 +89,16 @@ std::vector<DeviceContext*> started_contexts() {
   return started;
 }
 
+void synchronize_stream(DeviceContext& ctx) {
+  // Read before waiting: a copy counted after this read may have been queued
+  // after the wait began, so only those before it are known finished.
+  const uint64_t queued = ctx.async_host_copies.load();
+  TT_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+  uint64_t done = ctx.host_copies_done.load();
+  while (done < queued && !ctx.host_copies_done.compare_exchange_weak(done, queued)) {
+  }
+}
+
 void synchronize_all_streams() noexcept {
   for (auto& ctx : all_contexts()) {
     cudaStream_t stream = nullptr;
@@ -166,7 +176,7 @@ cudaStream_t current_stream(int index) { return cuda_backend::context(index).str
 void synchronize(int index) {
   auto& ctx = cuda_backend::context(index);
   const unsigned long ticket = detail::deferred_check_ticket();
-  TT_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+  cuda_backend::synchronize_stream(ctx);
   detail::run_deferred_checks(Device(kCUDA, index), ticket);
 }
 

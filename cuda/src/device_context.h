@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 #include <curand.h>
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <vector>
@@ -27,6 +28,12 @@ struct DeviceContext {
   size_t lt_workspace_bytes = 0;
   curandGenerator_t curand = nullptr;
   uint64_t seed_epoch = 0;  ///< which manual_seed() the generator last took (random.cu)
+  /// Host<->device copies queued on `stream` without waiting (the only
+  /// queued work that reads or writes host memory), and how many of them a
+  /// completed synchronisation of the stream is known to cover. Equal: no
+  /// queued work can still touch a pinned block (pinned_host_allocator.cpp).
+  std::atomic<uint64_t> async_host_copies{0};
+  std::atomic<uint64_t> host_copies_done{0};
 };
 
 /// Number of visible GPUs; 0 when there is no device or no driver (never throws).
@@ -37,6 +44,19 @@ DeviceContext& context(int index);
 
 /// The contexts whose stream exists: the devices tt has queued work on.
 std::vector<DeviceContext*> started_contexts();
+
+/// Counts a host<->device copy just queued on ctx.stream without waiting.
+inline void note_async_host_copy(DeviceContext& ctx) noexcept { ctx.async_host_copies.fetch_add(1); }
+
+/// Waits for ctx.stream (tt::Error on failure) and records that every
+/// asynchronous host copy queued before the wait began has finished.
+void synchronize_stream(DeviceContext& ctx);
+
+/// True when no asynchronous host copy queued on ctx.stream can still be
+/// running: the host has waited for the stream since the last one.
+inline bool host_copies_finished(const DeviceContext& ctx) noexcept {
+  return ctx.host_copies_done.load() == ctx.async_host_copies.load();
+}
 
 /// Waits for the work queued on every device's tt stream (errors ignored):
 /// what must have finished before pinned host memory is freed.

@@ -69,6 +69,10 @@ class PinnedCache {
     cached_bytes_ += b.size;
     try {
       for (DeviceContext* ctx : started_contexts()) {
+        // Only a copy can touch host memory; none queued since the host last
+        // waited for this stream means none can be using the block (the
+        // common case: the training step's item() waited), so no event.
+        if (host_copies_finished(*ctx)) continue;
         DeviceGuard guard(ctx->index);
         cudaEvent_t ev = take_event(ctx->index);
         b.events.emplace_back(ctx->index, ev);

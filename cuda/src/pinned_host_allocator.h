@@ -5,8 +5,9 @@
 // of the same few sizes every step. So a freed block is kept: an event is
 // recorded on the stream of every device tt has queued work on, and the block
 // is handed out again once those events have completed, that is, once every
-// non_blocking copy that could still read or write it has finished. Nothing
-// on the host waits.
+// non_blocking copy that could still read or write it has finished. A stream
+// with no such copy queued since the host last waited for it needs no event
+// (device_context.h: host_copies_finished). Nothing on the host waits.
 #pragma once
 
 #include <cstddef>

@@ -173,6 +173,34 @@ TEST_F(CudaMemory, PinnedMemoryIsReusedOnlyAfterItsAsyncCopy) {
   EXPECT_EQ(r.data_ptr(), freed);
 }
 
+// Only copies touch host memory: once the host has waited for the stream
+// after a pinned block's copies, freeing the block needs no event and it is
+// reused at once, even while unrelated device work is still queued (a
+// training step's batch, freed after its item()).
+TEST_F(CudaMemory, PinnedMemoryIsReusedAtOnceAfterTheHostWaited) {
+  const int64_t n = 1 << 20;
+  const void* freed = nullptr;
+  cudaEvent_t spun = nullptr;
+  ASSERT_EQ(cudaEventCreateWithFlags(&spun, cudaEventDisableTiming), cudaSuccess);
+  {
+    Tensor p = full({n}, 3.0f).pin_memory();
+    freed = p.data_ptr();
+    Tensor g = p.to(Device(kCUDA), /*non_blocking=*/true);
+    EXPECT_EQ(g.sum().item<double>(), 3.0 * static_cast<double>(n));       // waits: the copy has finished
+    ASSERT_EQ(launch_spin(cuda::current_stream(0), 200.0f), cudaSuccess);  // device work, no host memory
+    ASSERT_EQ(cudaEventRecord(spun, cuda::current_stream(0)), cudaSuccess);
+  }
+  Tensor q = full({n}, -1.0f).pin_memory();
+  // Reuse shows something only while the spin still runs (an event recorded
+  // behind it would not have completed); a loaded machine may finish it first.
+  const bool busy = cudaEventQuery(spun) == cudaErrorNotReady;
+  (void)cudaGetLastError();
+  cuda::synchronize();
+  cudaEventDestroy(spun);
+  if (!busy) GTEST_SKIP() << "the device finished the spin before the check: nothing shown";
+  EXPECT_EQ(q.data_ptr(), freed) << "a block no copy can use was not reused";
+}
+
 TEST_F(CudaMemory, PageableNonBlockingCopyIsSynchronous) {
   Tensor h = full({1 << 20}, 2.0f);  // pageable
   Tensor g = h.to(Device(kCUDA), /*non_blocking=*/true);
