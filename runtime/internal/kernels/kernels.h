@@ -77,6 +77,23 @@ struct SgdStep {
 };
 TT_DECLARE_DISPATCH(sgd_step, 0,
                     void(const TensorImpl& param, const TensorImpl& grad, const TensorImpl& buf, const SgdStep& o));
+// One Adam update of a parameter in one pass, as ATen's fused Adam
+// (aten/src/ATen/native/cpu/FusedAdamKernel.cpp), per element:
+//   g = grad + weight_decay * param              (when weight_decay != 0)
+//   exp_avg = exp_avg * beta1 + (1 - beta1) * g
+//   exp_avg_sq = exp_avg_sq * beta2 + (1 - beta2) * g * g
+//   v = amsgrad ? (max_exp_avg_sq = max(max_exp_avg_sq, exp_avg_sq)) : exp_avg_sq
+//   param -= lr / (1 - beta1^step) * exp_avg / (sqrt(v) / sqrt(1 - beta2^step) + eps)
+// with the rounding of the unfused ops (Adam::step's composite), so results
+// are bit for bit theirs. All tensors contiguous, one floating dtype, one
+// size, one device; max_exp_avg_sq given exactly when amsgrad.
+struct AdamStep {
+  double lr = 0, beta1 = 0, beta2 = 0, eps = 0, weight_decay = 0;
+  int64_t step = 1;
+};
+TT_DECLARE_DISPATCH(adam_step, 0,
+                    void(const TensorImpl& param, const TensorImpl& grad, const TensorImpl& exp_avg,
+                         const TensorImpl& exp_avg_sq, const TensorImpl* max_exp_avg_sq, const AdamStep& o));
 // nll_loss over log-probabilities x [N, C] (any strides, a floating dtype)
 // and int64 class indices `target` [N], as ATen's nll_loss kernels
 // (aten/src/ATen/native/LossNLL.cpp): row n counts with weight

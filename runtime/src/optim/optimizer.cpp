@@ -73,6 +73,27 @@ void SGD::step() {
   }
 }
 
+namespace {
+// Adam's update of a parameter as one fused kernel, under fused_sgd_step's
+// conditions for the parameter, its gradient and its state.
+bool fused_adam_step(const Tensor& param, const Tensor& grad, const Tensor& exp_avg, const Tensor& exp_avg_sq,
+                     const Tensor& max_exp_avg_sq, int64_t step, const AdamOptions& o) {
+  const SourceLoc here = SourceLoc::current();
+  const auto &p = detail::impl_of(param, here), &g = detail::impl_of(grad, here);
+  const auto &m = detail::impl_of(exp_avg, here), &v = detail::impl_of(exp_avg_sq, here);
+  const detail::TensorImpl* vmax = o.amsgrad() ? &detail::impl_of(max_exp_avg_sq, here) : nullptr;
+  const Device d = p.device();
+  if (!is_floating_type(p.dtype) || !p.is_contiguous()) return false;
+  for (const detail::TensorImpl* t : {&g, &m, &v, vmax}) {
+    if (t && (t->dtype != p.dtype || t->device() != d || t->sizes != p.sizes || !t->is_contiguous())) return false;
+  }
+  if (detail::kernels::has_device_kernels(d) && !detail::kernels::adam_step.registered_cuda()) return false;
+  const auto [b1, b2] = o.betas();
+  detail::kernels::adam_step(p, g, m, v, vmax, {o.lr(), b1, b2, o.eps(), o.weight_decay(), step});
+  return true;
+}
+}  // namespace
+
 Adam::Adam(std::vector<Tensor> params, AdamOptions options, SourceLoc loc)
     : Optimizer(std::move(params), loc), options_(options), state_(params_.size()) {
   if (options.lr() < 0) throw ValueError("Invalid learning rate: " + std::to_string(options.lr()), loc);
@@ -100,6 +121,7 @@ void Adam::step() {
       if (o.amsgrad()) s.max_exp_avg_sq = zeros_like(p);
     }
     ++s.step;
+    if (fused_adam_step(p, grad, s.exp_avg, s.exp_avg_sq, s.max_exp_avg_sq, s.step, o)) continue;
     Tensor g = o.weight_decay() != 0 ? add(grad, p, o.weight_decay()) : grad;
     s.exp_avg.mul_(b1).add_(g, 1 - b1);
     s.exp_avg_sq.mul_(b2).add_(g * g, 1 - b2);
