@@ -36,7 +36,9 @@ Tensor nll_loss_kernels(const Tensor& x, const Tensor& t, const Tensor& weight, 
                         int64_t ignore_index, const SourceLoc& loc) {
   const Device d = x.device(loc);
   const ScalarType dtype = x.dtype(loc);
-  if (!is_floating_type(dtype) || t.device(loc) != d || detail::kernels::has_device_kernels(d)) return {};
+  if (!is_floating_type(dtype) || t.device(loc) != d || detail::kernels::has_device_kernels(d) ||
+      !detail::host_can_read(d))
+    return {};
   if (weight.defined() && (weight.device(loc) != d || weight.dtype(loc) != dtype || weight.dim(loc) != 1 ||
                            weight.size(0, loc) != x.size(1, loc) || weight.requires_grad(loc)))
     return {};

@@ -41,7 +41,8 @@ bool fused_sgd_step(const Tensor& param, const Tensor& grad, const Tensor& buf, 
   if (!is_floating_type(p.dtype) || g.dtype != p.dtype || b.dtype != p.dtype) return false;
   if (g.device() != d || b.device() != d || g.sizes != p.sizes || b.sizes != p.sizes) return false;
   if (!p.is_contiguous() || !g.is_contiguous() || !b.is_contiguous()) return false;
-  if (detail::kernels::has_device_kernels(d) && !detail::kernels::sgd_step.registered_cuda()) return false;
+  if (detail::kernels::has_device_kernels(d) ? !detail::kernels::sgd_step.registered_cuda() : !detail::host_can_read(d))
+    return false;
   detail::kernels::sgd_step(p, g, b, {o.lr(), o.momentum(), o.dampening(), o.weight_decay(), o.nesterov()});
   return true;
 }
@@ -87,7 +88,9 @@ bool fused_adam_step(const Tensor& param, const Tensor& grad, const Tensor& exp_
   for (const detail::TensorImpl* t : {&g, &m, &v, vmax}) {
     if (t && (t->dtype != p.dtype || t->device() != d || t->sizes != p.sizes || !t->is_contiguous())) return false;
   }
-  if (detail::kernels::has_device_kernels(d) && !detail::kernels::adam_step.registered_cuda()) return false;
+  if (detail::kernels::has_device_kernels(d) ? !detail::kernels::adam_step.registered_cuda()
+                                             : !detail::host_can_read(d))
+    return false;
   const auto [b1, b2] = o.betas();
   detail::kernels::adam_step(p, g, m, v, vmax, {o.lr(), b1, b2, o.eps(), o.weight_decay(), step});
   return true;
