@@ -24,11 +24,12 @@ void sgd_step_typed(const TensorImpl& param, const TensorImpl& grad, const Tenso
   using math::arith_alpha;
   // As the unfused ops see them: a C++ number operand (mul_(momentum))
   // reaches the kernel as a 0-dim tensor of the dtype; an alpha is converted
-  // to the opmath type directly.
+  // to the opmath type directly. An alpha of 1 needs no plain-add case:
+  // 1 * y is y exactly.
   const M momentum = M(convert<T>(o.momentum));
   const M decay = static_cast<M>(o.weight_decay), keep = static_cast<M>(1 - o.dampening);
   const M step = static_cast<M>(-o.lr), nesterov_momentum = static_cast<M>(o.momentum);
-  const bool decays = o.weight_decay != 0, keep_is_one = keep == M(1), nesterov = o.nesterov;
+  const bool decays = o.weight_decay != 0, nesterov = o.nesterov;
   T* p = reinterpret_cast<T*>(param.data());
   const T* g = reinterpret_cast<const T*>(grad.data());
   T* b = reinterpret_cast<T*>(buf.data());
@@ -36,8 +37,7 @@ void sgd_step_typed(const TensorImpl& param, const TensorImpl& grad, const Tenso
     for (int64_t i = begin; i < end; ++i) {
       const T d = decays ? T(arith_alpha<BinaryOp::Add, M>(M(g[i]), M(p[i]), decay)) : g[i];  // add(d, p, wd)
       const T scaled = T(arith<BinaryOp::Mul, M>(M(b[i]), momentum));                         // buf.mul_(m)
-      const T nb = keep_is_one ? T(arith<BinaryOp::Add, M>(M(scaled), M(d)))                  // .add_(d, 1 - damp)
-                               : T(arith_alpha<BinaryOp::Add, M>(M(scaled), M(d), keep));
+      const T nb = T(arith_alpha<BinaryOp::Add, M>(M(scaled), M(d), keep));                   // .add_(d, 1 - damp)
       b[i] = nb;
       const T dir = nesterov ? T(arith_alpha<BinaryOp::Add, M>(M(d), M(nb), nesterov_momentum)) : nb;
       p[i] = T(arith_alpha<BinaryOp::Add, M>(M(p[i]), M(dir), step));  // p.add_(dir, -lr)

@@ -30,19 +30,26 @@ SGD::SGD(std::vector<Tensor> params, SGDOptions options, SourceLoc loc)
 }
 
 namespace {
-// SGD's update of a parameter as one fused kernel, where the parameter, its
-// gradient and its momentum buffer are plain: contiguous, one floating dtype,
-// one size, one device with kernels for it. False (nothing done) otherwise,
-// and the unfused ops then raise or record what is wrong as before.
+// Whether a fused optimizer kernel may update `p` with `operands` (its
+// gradient and state; null entries are skipped): all contiguous with p's
+// floating dtype, size and device, that device running kernels for the
+// stub (`registered`: its cuda function) or being memory the host reads.
+// False (nothing done) otherwise, and the unfused ops then raise or record
+// what is wrong as before.
+bool fusable(const detail::TensorImpl& p, std::initializer_list<const detail::TensorImpl*> operands, bool registered) {
+  const Device d = p.device();
+  if (!is_floating_type(p.dtype) || !p.is_contiguous()) return false;
+  for (const detail::TensorImpl* t : operands) {
+    if (t && (t->dtype != p.dtype || t->device() != d || t->sizes != p.sizes || !t->is_contiguous())) return false;
+  }
+  return detail::kernels::has_device_kernels(d) ? registered : detail::host_can_read(d);
+}
+
+// SGD's update of a parameter as one fused kernel, where fusable.
 bool fused_sgd_step(const Tensor& param, const Tensor& grad, const Tensor& buf, const SGDOptions& o) {
   const SourceLoc here = SourceLoc::current();
   const auto &p = detail::impl_of(param, here), &g = detail::impl_of(grad, here), &b = detail::impl_of(buf, here);
-  const Device d = p.device();
-  if (!is_floating_type(p.dtype) || g.dtype != p.dtype || b.dtype != p.dtype) return false;
-  if (g.device() != d || b.device() != d || g.sizes != p.sizes || b.sizes != p.sizes) return false;
-  if (!p.is_contiguous() || !g.is_contiguous() || !b.is_contiguous()) return false;
-  if (detail::kernels::has_device_kernels(d) ? !detail::kernels::sgd_step.registered_cuda() : !detail::host_can_read(d))
-    return false;
+  if (!fusable(p, {&g, &b}, detail::kernels::sgd_step.registered_cuda() != nullptr)) return false;
   detail::kernels::sgd_step(p, g, b, {o.lr(), o.momentum(), o.dampening(), o.weight_decay(), o.nesterov()});
   return true;
 }
@@ -75,22 +82,14 @@ void SGD::step() {
 }
 
 namespace {
-// Adam's update of a parameter as one fused kernel, under fused_sgd_step's
-// conditions for the parameter, its gradient and its state.
+// Adam's update of a parameter as one fused kernel, where fusable.
 bool fused_adam_step(const Tensor& param, const Tensor& grad, const Tensor& exp_avg, const Tensor& exp_avg_sq,
                      const Tensor& max_exp_avg_sq, int64_t step, const AdamOptions& o) {
   const SourceLoc here = SourceLoc::current();
   const auto &p = detail::impl_of(param, here), &g = detail::impl_of(grad, here);
   const auto &m = detail::impl_of(exp_avg, here), &v = detail::impl_of(exp_avg_sq, here);
   const detail::TensorImpl* vmax = o.amsgrad() ? &detail::impl_of(max_exp_avg_sq, here) : nullptr;
-  const Device d = p.device();
-  if (!is_floating_type(p.dtype) || !p.is_contiguous()) return false;
-  for (const detail::TensorImpl* t : {&g, &m, &v, vmax}) {
-    if (t && (t->dtype != p.dtype || t->device() != d || t->sizes != p.sizes || !t->is_contiguous())) return false;
-  }
-  if (detail::kernels::has_device_kernels(d) ? !detail::kernels::adam_step.registered_cuda()
-                                             : !detail::host_can_read(d))
-    return false;
+  if (!fusable(p, {&g, &m, &v, vmax}, detail::kernels::adam_step.registered_cuda() != nullptr)) return false;
   const auto [b1, b2] = o.betas();
   detail::kernels::adam_step(p, g, m, v, vmax, {o.lr(), b1, b2, o.eps(), o.weight_decay(), step});
   return true;
