@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
 """PyTorch's figures for the ops of cuda_bench (bench/cuda/cuda_bench.cpp), on
 the same GPU: one JSON object per line, {"name": <cuda_bench's benchmark
-name>, "GB/s" or "TFLOP/s": value, "ms": median time}, so tools/gpu-check
-can put each beside tt's. Bytes and flops are counted as cuda_bench counts
-them (memcpy: read + written; add: 3 tensors; sum: bytes read; GEMM: 2n^3).
-Times: CUDA events around each op on the current stream, median of REPS
-after a warm-up, as cuda_bench times tt's ops.
+name>, "GB/s" or "TFLOP/s": value, "ms": time}, so tools/gpu-check can put
+each beside tt's. Bytes and flops are counted as cuda_bench counts them
+(memcpy: read + written; add: 3 tensors; sum: bytes read; GEMM: 2n^3).
 
-Usage: torch_peer.py [--reps N]   (needs torch with CUDA)
+Times follow cuda_bench's protocol under Google Benchmark (manual time,
+--benchmark_min_time, --benchmark_repetitions, the median of the
+repetitions' means): CUDA events around each op on the current stream; the
+iteration count grows as Google Benchmark grows it until one run lasts
+--min-time seconds, then --repetitions runs of that many iterations. The GPU
+works as long as under cuda_bench, so both meet the same clocks: a median of
+a few GEMMs measured a burst at boost clock against tt's sustained load, and
+made PyTorch look 5-13% faster on an H100 (docs/performance.md).
+
+Usage: torch_peer.py [--min-time S] [--repetitions N]   (needs torch with CUDA)
 """
 import argparse
 import json
@@ -19,18 +26,35 @@ import torch
 ELEMS = 64 << 20  # cuda_bench's kElems
 
 
-def median_ms(op, reps):
-    op()  # warm-up: caching allocator, cuBLAS handle, kernels loaded
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
+def event_seconds(op, iterations):
+    """Seconds of GPU time `iterations` runs of op took, each between two CUDA events (as cuda_bench's timed())."""
+    total = 0.0
+    for _ in range(iterations):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         op()
         end.record()
         end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+        total += start.elapsed_time(end) / 1e3
+    return total
+
+
+def benchmark_ms(op, min_time, repetitions):
+    """Milliseconds per op, as Google Benchmark reports a manual-time benchmark with these flags: grow the
+    iteration count (10x a step while a run is under a tenth of min_time, then aiming 40% past it, as its
+    BenchmarkRunner::PredictNumItersNeeded) until a run lasts min_time, then the median of `repetitions`
+    runs' means."""
+    op()  # warm-up: caching allocator, cuBLAS handle, kernels loaded
+    torch.cuda.synchronize()
+    iterations = 1
+    while True:
+        seconds = event_seconds(op, iterations)
+        if seconds >= min_time or iterations >= 1_000_000_000:
+            break
+        multiplier = min_time * 1.4 / max(seconds, 1e-9) if seconds / min_time > 0.1 else 10.0
+        iterations = max(iterations + 1, int(iterations * multiplier + 0.5))
+    means = [seconds / iterations] + [event_seconds(op, iterations) / iterations for _ in range(repetitions - 1)]
+    return statistics.median(means) * 1e3
 
 
 def emit(name, ms, **rate):
@@ -39,8 +63,10 @@ def emit(name, ms, **rate):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--min-time", type=float, default=0.3, help="seconds a run lasts at least (default 0.3)")
+    ap.add_argument("--repetitions", type=int, default=3, help="runs whose means' median is reported (default 3)")
     args = ap.parse_args()
+    timed = lambda op: benchmark_ms(op, args.min_time, args.repetitions)  # noqa: E731
     if not torch.cuda.is_available():
         sys.exit("torch_peer.py: torch sees no CUDA device")
     dev = torch.device("cuda:0")
@@ -50,28 +76,28 @@ def main():
     for nbytes in (ELEMS * 3, ELEMS * 6):
         src = torch.zeros(nbytes, dtype=torch.uint8, device=dev)
         dst = torch.empty_like(src)
-        ms = median_ms(lambda: dst.copy_(src), args.reps)
+        ms = timed(lambda: dst.copy_(src))
         emit(f"BM_MemcpyD2D/{nbytes}", ms, **{"GB/s": round(2 * nbytes / ms / 1e6, 1)})
         del src, dst
     for frm, to in (("f32", "f16"), ("f16", "f32"), ("f32", "bf16"), ("f32", "f64")):
         x = torch.ones(ELEMS, dtype=dtypes[frm], device=dev)
-        ms = median_ms(lambda: x.to(dtypes[to]), args.reps)
+        ms = timed(lambda: x.to(dtypes[to]))
         moved = ELEMS * (x.element_size() + torch.empty((), dtype=dtypes[to]).element_size())
         emit(f"BM_Convert/{frm}_to_{to}/{ELEMS}", ms, **{"GB/s": round(moved / ms / 1e6, 1)})
         del x
     for name in ("f32", "f16", "bf16"):
         a = torch.ones(ELEMS, dtype=dtypes[name], device=dev)
         b = torch.ones_like(a)
-        ms = median_ms(lambda: a + b, args.reps)
+        ms = timed(lambda: a + b)
         emit(f"BM_Add/{name}/{ELEMS}", ms, **{"GB/s": round(3 * ELEMS * a.element_size() / ms / 1e6, 1)})
-        ms = median_ms(lambda: a.sum(), args.reps)
+        ms = timed(lambda: a.sum())
         emit(f"BM_Sum/{name}/{ELEMS}", ms, **{"GB/s": round(ELEMS * a.element_size() / ms / 1e6, 1)})
         del a, b
     for name in ("f32", "f16", "bf16"):
         for n in (4096, 8192):
             a = torch.randn(n, n, dtype=dtypes[name], device=dev)
             b = torch.randn(n, n, dtype=dtypes[name], device=dev)
-            ms = median_ms(lambda: torch.mm(a, b), max(5, args.reps // 2))
+            ms = timed(lambda: torch.mm(a, b))
             emit(f"BM_Gemm/{name}/{n}", ms, **{"TFLOP/s": round(2 * n**3 / ms / 1e9, 1)})
             del a, b
 

@@ -13,18 +13,6 @@ namespace tt::cuda_backend {
 
 namespace {
 
-/// Elements per thread per step: 16-byte accesses on the wider side.
-template <class To, class From>
-constexpr int vec_width() {
-  constexpr size_t w = sizeof(To) > sizeof(From) ? sizeof(To) : sizeof(From);
-  return static_cast<int>(16 / w) < 1 ? 1 : static_cast<int>(16 / w);
-}
-
-template <class T, int V>
-struct alignas(sizeof(T) * V) Vec {
-  T v[V];
-};
-
 // Contiguous, both pointers aligned to their vector width: one vector load
 // and one vector store per V elements, grid-stride; the tail goes scalar.
 template <class To, class From>

@@ -54,6 +54,26 @@ __device__ __forceinline__ T store_math(M v) {
   return convert<T>(v);
 }
 
+/// V elements of T in one aligned access: the kernels' 16-byte loads and
+/// stores (one instruction where a 2-byte dtype would issue eight).
+template <class T, int V>
+struct alignas(sizeof(T) * V) Vec {
+  T v[V];
+};
+
+/// Elements of T in 16 bytes (1 for wider types).
+template <class T>
+constexpr int vec_of() {
+  return sizeof(T) >= 16 ? 1 : static_cast<int>(16 / sizeof(T));
+}
+
+/// Elements per thread per step of a kernel reading A and writing B:
+/// 16-byte accesses on the wider side.
+template <class A, class B>
+constexpr int vec_width() {
+  return vec_of<A>() < vec_of<B>() ? vec_of<A>() : vec_of<B>();
+}
+
 // --- launches -----------------------------------------------------------------
 
 constexpr int kThreads = 256;

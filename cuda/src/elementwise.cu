@@ -98,16 +98,6 @@ __device__ __forceinline__ Out binary_apply(const BinaryArgs<T>& args, T xs, T y
   }
 }
 
-template <class T, int V>
-struct alignas(sizeof(T) * V) Vec {
-  T v[V];
-};
-
-template <class T>
-constexpr int vec_of() {
-  return sizeof(T) >= 16 ? 1 : static_cast<int>(16 / sizeof(T));
-}
-
 // mode 0: every operand contiguous (or by value), pointers aligned for
 // vector access; mode 1: contiguous, unaligned; mode 2: planned strides.
 template <class T, class Out>
@@ -116,7 +106,7 @@ __global__ void binary_kernel(BinaryArgs<T> args, char* out, Operand<T> a, Opera
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   const int64_t tid = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (mode == 0) {
-    constexpr int V = vec_of<T>() < vec_of<Out>() ? vec_of<T>() : vec_of<Out>();
+    constexpr int V = vec_width<T, Out>();
     const int64_t nvec = n / V;
     for (int64_t i = tid; i < nvec; i += stride) {
       Vec<T, V> x, y;
@@ -265,7 +255,7 @@ void launch_binary(BinaryOp op, const TensorImpl& out, const TensorImpl& a, cons
     const Operand<T> oa = operand<T>(a), ob = operand<T>(b);
     auto launch = [&](auto out_tag) {
       using Out = typename decltype(out_tag)::type;
-      constexpr int V = vec_of<T>() < vec_of<Out>() ? vec_of<T>() : vec_of<Out>();
+      constexpr int V = vec_width<T, Out>();
       int mode = 2;
       StridedPlan<3> plan{};
       if (out.is_contiguous() && dense(a, n) && dense(b, n)) {

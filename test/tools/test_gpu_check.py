@@ -110,14 +110,85 @@ class Cases(unittest.TestCase):
                     }
                     TT_CASE(silent) { x.to(torch::kHalf);  // BUG(tensor-discarded-cast)
                     }
+                    TT_CASE(own_error) {
+                      // GPU: raises "single memory location"
+                      x.narrow(0, 1, 7).copy_(x.narrow(0, 0, 7));
+                    }
+                    TT_CASE(two) {
+                      // GPU: needs 2 devices
+                      auto c = a + b;  // BUG(tensor-mixed-device)
+                    }
                     """))
-            self.assertEqual(gc.libtorch_cases_expectations(d),
-                             {"clean_one": "clean", "moved_wrong": "fails", "silent": "record"})
+            self.assertEqual(gc.libtorch_cases_expectations(d), {
+                "clean_one": {"expect": "clean"}, "moved_wrong": {"expect": "fails"}, "silent": {"expect": "record"},
+                "own_error": {"expect": "raises", "error": "single memory location"},
+                "two": {"expect": "fails", "devices": 2}})
 
-    def test_the_real_cases_have_both_kinds(self):
+    def test_the_real_cases_have_every_kind(self):
         e = gc.libtorch_cases_expectations(os.path.join(ROOT, "test", "tensor-run", "cases"))
-        self.assertIn("clean", e.values())
-        self.assertIn("fails", e.values())
+        self.assertEqual({v["expect"] for v in e.values()}, {"clean", "fails", "record", "raises"})
+        self.assertEqual(e["two_devices_clean"], {"expect": "clean", "devices": 2})
+        self.assertEqual(e["invalid_device"]["expect"], "raises")
+
+    def test_a_run_is_judged_by_its_expectation(self):
+        self.assertTrue(gc.as_predicted({"expect": "clean", "exit": 0}))
+        self.assertFalse(gc.as_predicted({"expect": "clean", "exit": 3}))
+        self.assertTrue(gc.as_predicted({"expect": "fails", "exit": 1}))
+        self.assertFalse(gc.as_predicted({"expect": "fails", "exit": 0}))
+        self.assertTrue(gc.as_predicted({"expect": "raises", "exit": 1, "raised": True}))
+        self.assertFalse(gc.as_predicted({"expect": "raises", "exit": 1, "raised": False}))  # another error
+        self.assertTrue(gc.as_predicted({"expect": "record", "exit": 1}))
+        self.assertFalse(gc.as_predicted({"expect": "clean", "outcome": "does not compile (1)"}))
+        self.assertIsNone(gc.as_predicted({"expect": "clean", "outcome": "skipped: needs 2 GPUs, this machine has 1"}))
+
+
+class PeerProtocol(unittest.TestCase):
+    """bench/cuda/torch_peer.py times PyTorch as Google Benchmark times cuda_bench: the iteration count grows
+    until a run lasts min_time, then the median of the repetitions' means. Checked against a stand-in torch
+    whose events say each op took a fixed time."""
+
+    def setUp(self):
+        import types
+        self.ops = 0
+        fake = types.ModuleType("torch")
+        test = self
+
+        class Event:
+            def __init__(self, enable_timing):
+                pass
+
+            def record(self):
+                pass
+
+            def synchronize(self):
+                pass
+
+            def elapsed_time(self, end):
+                return test.op_ms
+
+        fake.cuda = types.SimpleNamespace(Event=Event, synchronize=lambda: None)
+        saved = sys.modules.get("torch")
+        sys.modules["torch"] = fake
+        self.addCleanup(lambda: sys.modules.__setitem__("torch", saved) if saved else sys.modules.pop("torch"))
+        peer_loader = importlib.machinery.SourceFileLoader(
+            "torch_peer", os.path.join(ROOT, "bench", "cuda", "torch_peer.py"))
+        self.peer = importlib.util.module_from_spec(importlib.util.spec_from_loader("torch_peer", peer_loader))
+        peer_loader.exec_module(self.peer)
+
+    def op(self):
+        self.ops += 1
+
+    def test_runs_as_long_as_google_benchmark_would(self):
+        self.op_ms = 1.5  # an 8192 GEMM
+        self.assertAlmostEqual(self.peer.benchmark_ms(self.op, 0.3, 3), 1.5)
+        # 1, 10, 100 iterations (0.15 s: not yet 0.3), then 100 * 0.3 * 1.4 / 0.15 = 280; twice more at 280.
+        self.assertEqual(self.ops, 1 + 1 + 10 + 100 + 3 * 280)
+        self.assertGreaterEqual(280 * self.op_ms / 1e3, 0.3)
+
+    def test_a_long_op_runs_once_per_repetition(self):
+        self.op_ms = 500.0
+        self.assertAlmostEqual(self.peer.benchmark_ms(self.op, 0.3, 3), 500.0)
+        self.assertEqual(self.ops, 1 + 3)
 
 
 NVCC = "/usr/local/cuda/bin/nvcc"

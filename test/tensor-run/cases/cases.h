@@ -3,6 +3,11 @@
 // users write them. Bug cases mark each line a record must be placed at with
 // `BUG(check-name)`; clean cases have no marker and must produce no record.
 // test/tensor-run/Inputs/markers.py compares a run with the markers.
+// On a real GPU (tools/gpu-check, part libtorch) a case with a check a GPU
+// raises on must fail and the others must run clean, unless its body says
+// otherwise in a comment: `// GPU: raises "TEXT"` (LibTorch's own error,
+// whose message holds TEXT) or `// GPU: needs N devices` (skipped with
+// fewer GPUs).
 #pragma once
 
 #include <torch/torch.h>

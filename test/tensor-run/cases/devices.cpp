@@ -65,6 +65,7 @@ TT_CASE(index_clean) {
 // Overlapping in-place copies are refused as on a GPU (the views of one
 // device storage share one storage for the cpu kernel).
 TT_CASE(overlap_error) {
+  // GPU: raises "refer to a single memory location"
   auto x = torch::arange(8, torch::kFloat).to(cuda());
   x.narrow(0, 1, 7).copy_(x.narrow(0, 0, 7));
   auto y = torch::zeros({4}, cuda());
@@ -95,6 +96,7 @@ TT_CASE(cat_bug) {
 
 // Run with --devices 2.
 TT_CASE(two_devices_clean) {
+  // GPU: needs 2 devices
   expect(torch::cuda::device_count() == 2, "two emulated devices");
   torch::nn::Linear fc(4, 2);
   fc->to(cuda(1));
@@ -111,6 +113,7 @@ TT_CASE(two_devices_clean) {
 }
 
 TT_CASE(two_devices_bug) {
+  // GPU: needs 2 devices
   auto a = torch::ones({3}, cuda(0));
   auto b = torch::ones({3}, cuda(1));
   auto c = a + b; // BUG(tensor-mixed-device)
@@ -119,6 +122,7 @@ TT_CASE(two_devices_bug) {
 
 // cuda:1 on a one-device machine: the CUDA runtime's error, in any mode.
 TT_CASE(invalid_device) {
+  // GPU: raises "invalid device ordinal"
   auto x = torch::ones({2}, cuda(1));
   expect(false, "unreachable: cuda:1 does not exist");
 }

@@ -173,13 +173,15 @@ TT_CASE(optimizer_bug) {
   opt.step(); // BUG(tensor-mixed-device)
 }
 
-// Module::to moves parameters, not their gradients (LibTorch 1.13): the
-// next backward accumulates cuda gradients into the cpu ones. The engine's
-// thread has no frame of the user's: the record names the autograd node.
+// Module::to moves parameters, not their gradients: after zeroing them in
+// place (LibTorch 1.13's default; 2.x's zero_grad() sets them to none, which
+// is why the case asks for it) the next backward accumulates cuda gradients
+// into the cpu ones. The engine's thread has no frame of the user's: the
+// record names the autograd node.
 TT_CASE(grad_bug) {
   torch::nn::Linear fc(4, 2);
   fc->forward(torch::randn({8, 4})).sum().backward();
   fc->to(cuda());
-  fc->zero_grad();
+  fc->zero_grad(/*set_to_none=*/false);
   fc->forward(torch::randn({8, 4}, cuda())).sum().backward(); // BACKWARD-BUG(tensor-mixed-device)
 }
