@@ -367,7 +367,7 @@ TEST_F(CudaKernels, NllLossOnTheDeviceMatchesTheCpuKernels) {
     std::vector<int64_t> classes(33);
     for (size_t i = 0; i < classes.size(); ++i) classes[i] = static_cast<int64_t>((i * 5 + i / 7) % 7);
     Tensor target = tensor(classes);
-    x.select(0, 2).fill_(-std::numeric_limits<double>::infinity());  // row 2 targets class 2: -inf there too
+    x.select(0, 2).fill_(-std::numeric_limits<double>::infinity());               // row 2 (target 3): -inf there too
     x.select(0, 5).select(0, 0).fill_(-std::numeric_limits<double>::infinity());  // not row 5's target (4)
     target.select(0, 2).fill_(-100);                                              // ... so row 2 is ignored
     Tensor w = arange(1, 8, dt) / 4;

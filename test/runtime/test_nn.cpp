@@ -257,8 +257,9 @@ TEST_F(NN, CrossEntropyAndNllLossMatchPyTorch) {
 
 // nll_loss against its definition, computed here in double from the
 // values: every reduction, class weights, ignored rows, a strided input,
-// value and gradient. On the cpu this is the loss kernels' path; the same
-// case in the runtime suite on the CUDA backend runs the one-hot composite.
+// value and gradient: the loss kernels' path (cpu tensors). The composite
+// that device memory takes is checked against these kernels by
+// CudaKernels.NllLossOnTheDeviceMatchesTheCpuKernels.
 TEST_F(NN, NllLossMatchesItsDefinitionWithWeightsAndIgnoredRows) {
   manual_seed(5);
   const int64_t n = 37, c = 11, ignore = 4;

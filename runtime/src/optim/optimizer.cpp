@@ -1,6 +1,8 @@
 // Optimizer base, SGD and Adam: updates written with the core's in-place
 // ops under NoGradGuard, so they run on whatever device the parameters are.
 #include <cmath>
+#include <cstdlib>
+#include <vector>
 
 #include "../internal_ops.h"
 #include "kernels/kernels.h"
@@ -42,6 +44,18 @@ bool fusable(const detail::TensorImpl& p, std::initializer_list<const detail::Te
   for (const detail::TensorImpl* t : operands) {
     if (t && (t->dtype != p.dtype || t->device() != d || t->sizes != p.sizes || !t->is_contiguous())) return false;
   }
+  // Two operands in one storage a few elements apart (a gradient that is a
+  // shifted view of its parameter): the kernel would read elements it has
+  // already written, where each unfused op reads its inputs whole first.
+  // The same elements exactly are fine: each is read before it is written.
+  std::vector<const detail::TensorImpl*> all{&p};
+  for (const detail::TensorImpl* t : operands)
+    if (t) all.push_back(t);
+  for (size_t i = 0; i < all.size(); ++i)
+    for (size_t j = i + 1; j < all.size(); ++j)
+      if (all[i]->storage == all[j]->storage && all[i]->offset != all[j]->offset &&
+          std::abs(all[i]->offset - all[j]->offset) < p.numel)
+        return false;
   return detail::kernels::has_device_kernels(d) ? registered : detail::host_can_read(d);
 }
 
