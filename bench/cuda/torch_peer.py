@@ -14,16 +14,18 @@ works as long as under cuda_bench, so both meet the same clocks: a median of
 a few GEMMs measured a burst at boost clock against tt's sustained load, and
 made PyTorch look 5-13% faster on an H100 (docs/performance.md).
 
-Usage: torch_peer.py [--min-time S] [--repetitions N]   (needs torch with CUDA)
+Usage: torch_peer.py [--min-time S] [--repetitions N] [--filter REGEX]   (needs torch with CUDA)
 """
 import argparse
 import json
+import re
 import statistics
 import sys
 
 import torch
 
 ELEMS = 64 << 20  # cuda_bench's kElems
+SUM_ELEMS = (ELEMS, 4 * ELEMS)  # cuda_bench's reduction_args: the larger shows what a sum's fixed costs weigh
 
 
 def event_seconds(op, iterations):
@@ -61,45 +63,70 @@ def emit(name, ms, **rate):
     print(json.dumps(dict(name=name, ms=round(ms, 4), **rate)), flush=True)
 
 
+def rows(dev):
+    """(name, make, figures): make() allocates the operands and returns the op to time; figures(ms) its rate,
+    counted as cuda_bench counts it."""
+    dtypes = dict(f32=torch.float32, f16=torch.float16, bf16=torch.bfloat16, f64=torch.float64)
+    size = lambda dt: torch.empty((), dtype=dtypes[dt]).element_size()  # noqa: E731
+
+    def gbs(moved):
+        return lambda ms: {"GB/s": round(moved / ms / 1e6, 1)}
+
+    def copy(nbytes):
+        src = torch.zeros(nbytes, dtype=torch.uint8, device=dev)
+        dst = torch.empty_like(src)
+        return lambda: dst.copy_(src)
+
+    def convert(frm, to):
+        x = torch.ones(ELEMS, dtype=dtypes[frm], device=dev)
+        return lambda: x.to(dtypes[to])
+
+    def add(dt):
+        a = torch.ones(ELEMS, dtype=dtypes[dt], device=dev)
+        b = torch.ones_like(a)
+        return lambda: a + b
+
+    def total(dt, n):
+        x = torch.ones(n, dtype=dtypes[dt], device=dev)
+        return lambda: x.sum()
+
+    def mm(dt, n):
+        a = torch.randn(n, n, dtype=dtypes[dt], device=dev)
+        b = torch.randn(n, n, dtype=dtypes[dt], device=dev)
+        return lambda: torch.mm(a, b)
+
+    for nbytes in (ELEMS * 3, ELEMS * 6):
+        yield f"BM_MemcpyD2D/{nbytes}", lambda nbytes=nbytes: copy(nbytes), gbs(2 * nbytes)
+    for frm, to in (("f32", "f16"), ("f16", "f32"), ("f32", "bf16"), ("f32", "f64")):
+        yield (f"BM_Convert/{frm}_to_{to}/{ELEMS}", lambda frm=frm, to=to: convert(frm, to),
+               gbs(ELEMS * (size(frm) + size(to))))
+    for dt in ("f32", "f16", "bf16"):
+        yield f"BM_Add/{dt}/{ELEMS}", lambda dt=dt: add(dt), gbs(3 * ELEMS * size(dt))
+        for n in SUM_ELEMS:
+            yield f"BM_Sum/{dt}/{n}", lambda dt=dt, n=n: total(dt, n), gbs(n * size(dt))
+    for dt in ("f32", "f16", "bf16"):
+        for n in (4096, 8192):
+            yield (f"BM_Gemm/{dt}/{n}", lambda dt=dt, n=n: mm(dt, n),
+                   lambda ms, n=n: {"TFLOP/s": round(2 * n**3 / ms / 1e9, 1)})
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--min-time", type=float, default=0.3, help="seconds a run lasts at least (default 0.3)")
     ap.add_argument("--repetitions", type=int, default=3, help="runs whose means' median is reported (default 3)")
+    ap.add_argument("--filter", default="", help="only the rows whose name this regex finds (as --benchmark_filter)")
     args = ap.parse_args()
-    timed = lambda op: benchmark_ms(op, args.min_time, args.repetitions)  # noqa: E731
     if not torch.cuda.is_available():
         sys.exit("torch_peer.py: torch sees no CUDA device")
     dev = torch.device("cuda:0")
     torch.backends.cuda.matmul.allow_tf32 = False  # cuda_bench's float32 GEMM is plain FP32
-    dtypes = dict(f32=torch.float32, f16=torch.float16, bf16=torch.bfloat16, f64=torch.float64)
-
-    for nbytes in (ELEMS * 3, ELEMS * 6):
-        src = torch.zeros(nbytes, dtype=torch.uint8, device=dev)
-        dst = torch.empty_like(src)
-        ms = timed(lambda: dst.copy_(src))
-        emit(f"BM_MemcpyD2D/{nbytes}", ms, **{"GB/s": round(2 * nbytes / ms / 1e6, 1)})
-        del src, dst
-    for frm, to in (("f32", "f16"), ("f16", "f32"), ("f32", "bf16"), ("f32", "f64")):
-        x = torch.ones(ELEMS, dtype=dtypes[frm], device=dev)
-        ms = timed(lambda: x.to(dtypes[to]))
-        moved = ELEMS * (x.element_size() + torch.empty((), dtype=dtypes[to]).element_size())
-        emit(f"BM_Convert/{frm}_to_{to}/{ELEMS}", ms, **{"GB/s": round(moved / ms / 1e6, 1)})
-        del x
-    for name in ("f32", "f16", "bf16"):
-        a = torch.ones(ELEMS, dtype=dtypes[name], device=dev)
-        b = torch.ones_like(a)
-        ms = timed(lambda: a + b)
-        emit(f"BM_Add/{name}/{ELEMS}", ms, **{"GB/s": round(3 * ELEMS * a.element_size() / ms / 1e6, 1)})
-        ms = timed(lambda: a.sum())
-        emit(f"BM_Sum/{name}/{ELEMS}", ms, **{"GB/s": round(ELEMS * a.element_size() / ms / 1e6, 1)})
-        del a, b
-    for name in ("f32", "f16", "bf16"):
-        for n in (4096, 8192):
-            a = torch.randn(n, n, dtype=dtypes[name], device=dev)
-            b = torch.randn(n, n, dtype=dtypes[name], device=dev)
-            ms = timed(lambda: torch.mm(a, b))
-            emit(f"BM_Gemm/{name}/{n}", ms, **{"TFLOP/s": round(2 * n**3 / ms / 1e9, 1)})
-            del a, b
+    for name, make, figures in rows(dev):
+        if not re.search(args.filter, name):
+            continue
+        op = make()
+        ms = benchmark_ms(op, args.min_time, args.repetitions)
+        del op  # the operands, before the next row allocates its own
+        emit(name, ms, **figures(ms))
 
 
 if __name__ == "__main__":
