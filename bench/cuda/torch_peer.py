@@ -12,7 +12,7 @@ iteration count grows as Google Benchmark grows it until one run lasts
 --min-time seconds, then --repetitions runs of that many iterations. The GPU
 works as long as under cuda_bench, so both meet the same clocks: a median of
 a few GEMMs measured a burst at boost clock against tt's sustained load, and
-made PyTorch look 5-13% faster on an H100 (docs/performance.md).
+made PyTorch look 5-15% faster on an H100 (docs/performance.md).
 
 Usage: torch_peer.py [--min-time S] [--repetitions N] [--filter REGEX]   (needs torch with CUDA)
 """

@@ -80,9 +80,10 @@ __device__ void finish(const typename R::S& s, int64_t w, O* out, int64_t* indic
 // taking turns: 16-byte vector loads over the aligned middle, single
 // elements before and after it. A thread that loaded one 2-byte element at
 // a time kept too few bytes in flight: a float16 sum of all ran at a third
-// of memcpy bandwidth on an H100 (issue 24). The reducers' combine is
-// associative and commutative (sums in double or int64, min/max by value
-// then index), so the order of the adds does not change the result.
+// of memcpy bandwidth on an H100 (issue 24). Min, max and their indices do
+// not depend on the order (value, then the smaller index, then the first
+// NaN) nor do integer sums; a floating sum's last bits in double do, as
+// they already did on the split of a row into blocks.
 template <class T, class R>
 __device__ __forceinline__ void add_range(typename R::S& s, const T* __restrict__ row, int64_t begin, int64_t end) {
   constexpr int V = vec_of<T>();

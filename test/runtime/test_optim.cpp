@@ -53,7 +53,7 @@ Tensor optimized(const Options& o, const Trajectory& t) {
 // Elements whose bits differ: the sign of a zero and a NaN's payload count.
 size_t differing(const Tensor& a, const Tensor& b) {
   if (a.sizes() != b.sizes() || a.dtype() != b.dtype()) return static_cast<size_t>(std::max(a.numel(), b.numel()));
-  const Tensor x = a.contiguous(), y = b.contiguous();
+  const Tensor x = a.cpu().contiguous(), y = b.cpu().contiguous();
   const size_t size = element_size(a.dtype());
   const auto *px = static_cast<const unsigned char*>(x.data_ptr()),
              *py = static_cast<const unsigned char*>(y.data_ptr());
@@ -122,21 +122,15 @@ TEST_F(Optim, SgdFusedStepIsTheUnfusedOpsBitForBit) {
   }
 }
 
-// A gradient that shares its parameter's storage one element before it
-// takes the unfused ops: the fused kernel would read elements it had
+// A gradient over its parameter's memory one element before it takes the
+// unfused ops, whether it is a view of the same storage or a from_blob
+// tensor over the same buffer: the fused kernel would read elements it had
 // already written. The result is the ops'.
 TEST_F(Optim, SgdStepWithAGradientOverlappingItsParameterIsTheUnfusedOps) {
   const int64_t n = 100'001;
   manual_seed(8);
   const Tensor start = randn({n + 1});
   const optim::SGDOptions o = optim::SGDOptions(0.1).momentum(0.9);
-  Tensor storage = start.clone();
-  Tensor p = storage.narrow(0, 1, n);
-  optim::SGD opt({p}, o);
-  for (int s = 0; s < 3; ++s) {
-    p.mutable_grad() = storage.narrow(0, 0, n);
-    opt.step();
-  }
   NoGradGuard no_grad;
   Tensor ref = start.clone(), q = ref.narrow(0, 1, n), buf;
   for (int s = 0; s < 3; ++s) {
@@ -147,7 +141,18 @@ TEST_F(Optim, SgdStepWithAGradientOverlappingItsParameterIsTheUnfusedOps) {
       buf.mul_(o.momentum()).add_(g, 1 - o.dampening());
     q.add_(buf, -o.lr());
   }
-  EXPECT_EQ(differing(storage, ref), 0u);
+  for (bool blob : {false, true}) {
+    SCOPED_TRACE(blob ? "from_blob" : "views");
+    Tensor storage = start.clone();
+    float* base = storage.data_ptr<float>();
+    Tensor p = blob ? from_blob(base + 1, {n}) : storage.narrow(0, 1, n);
+    optim::SGD opt({p}, o);
+    for (int s = 0; s < 3; ++s) {
+      p.mutable_grad() = blob ? from_blob(base, {n}) : storage.narrow(0, 0, n);
+      opt.step();
+    }
+    EXPECT_EQ(differing(storage, ref), 0u);
+  }
 }
 
 // Adam runs one fused kernel per plain parameter; its results must be the

@@ -118,23 +118,32 @@ class Cases(unittest.TestCase):
                       // GPU: needs 2 devices
                       auto c = a + b;  // BUG(tensor-mixed-device)
                     }
+                    TT_CASE(one) {
+                      // GPU: needs at most 1 device
+                    }
                     """))
             self.assertEqual(gc.libtorch_cases_expectations(d), {
                 "clean_one": {"expect": "clean"}, "moved_wrong": {"expect": "fails"}, "silent": {"expect": "record"},
                 "own_error": {"expect": "raises", "error": "single memory location"},
-                "two": {"expect": "fails", "devices": 2}})
+                "two": {"expect": "fails", "devices": 2}, "one": {"expect": "clean", "max_devices": 1}})
 
     def test_the_real_cases_have_every_kind(self):
         e = gc.libtorch_cases_expectations(os.path.join(ROOT, "test", "tensor-run", "cases"))
         self.assertEqual({v["expect"] for v in e.values()}, {"clean", "fails", "record", "raises"})
         self.assertEqual(e["two_devices_clean"], {"expect": "clean", "devices": 2})
-        self.assertEqual(e["invalid_device"]["expect"], "raises")
+        self.assertEqual(e["invalid_device"], {"expect": "raises", "error": "invalid device ordinal",
+                                               "max_devices": 1})
 
     def test_a_run_is_judged_by_its_expectation(self):
         self.assertTrue(gc.as_predicted({"expect": "clean", "exit": 0}))
         self.assertFalse(gc.as_predicted({"expect": "clean", "exit": 3}))
-        self.assertTrue(gc.as_predicted({"expect": "fails", "exit": 1}))
-        self.assertFalse(gc.as_predicted({"expect": "fails", "exit": 0}))
+        self.assertTrue(gc.as_predicted({"expect": "fails", "exit": 1, "device_error": True}))
+        self.assertFalse(gc.as_predicted({"expect": "fails", "exit": 0, "device_error": False}))
+        # A program that fails for another reason (a usage error, exit 2) did not show the bug.
+        self.assertFalse(gc.as_predicted({"expect": "fails", "exit": 2, "device_error": False}))
+        self.assertTrue(gc.DEVICE_ERROR.search("Input and hidden tensors are not at the same device, found input"))
+        self.assertTrue(gc.DEVICE_ERROR.search("but found at least two devices, cuda:0 and cpu!"))
+        self.assertFalse(gc.DEVICE_ERROR.search("usage: fashion_mnist_buggy_libtorch [--device cpu|cuda]"))
         self.assertTrue(gc.as_predicted({"expect": "raises", "exit": 1, "raised": True}))
         self.assertFalse(gc.as_predicted({"expect": "raises", "exit": 1, "raised": False}))  # another error
         self.assertTrue(gc.as_predicted({"expect": "record", "exit": 1}))
@@ -256,9 +265,9 @@ class Run(unittest.TestCase):
             f.write("#!/bin/sh\necho 'GPU 0: Stand-in GPU (UUID: GPU-0)'\n")
         os.chmod(os.path.join(self.bin, "nvidia-smi"), 0o755)
 
-    def run_tool(self, *args):
-        env = dict(os.environ, PATH=self.bin + ":/usr/bin:/bin")
-        env.pop("OUT", None)
+    def run_tool(self, *args, env=None):
+        base = {k: v for k, v in os.environ.items() if k not in ("OUT", "CUDA_VISIBLE_DEVICES")}
+        env = dict(base, PATH=self.bin + ":/usr/bin:/bin", **(env or {}))
         p = subprocess.run([sys.executable, TOOL, "run", "--out", os.path.join(self.tmp, "out"), "--work",
                             os.path.join(self.tmp, "work"), *args], env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, timeout=120)
@@ -290,6 +299,12 @@ class Run(unittest.TestCase):
         self.assertEqual(rc, 2, out)
         self.assertIn("no GPU", results["unusable"])
         self.assertEqual({r["status"] for r in results["parts"].values()}, {"pending"})  # none ran
+
+    def test_gpus_hidden_by_cuda_visible_devices_are_no_gpu(self):
+        self.fake_gpu()
+        rc, out, results = self.run_tool("--bundle", self.tmp, env={"CUDA_VISIBLE_DEVICES": ""})
+        self.assertEqual(rc, 2, out)
+        self.assertIn("no GPU is visible", results["unusable"])
 
     def test_a_missing_or_broken_bundle_is_refused(self):
         self.fake_gpu()

@@ -1,7 +1,7 @@
 // Optimizer base, SGD and Adam: updates written with the core's in-place
 // ops under NoGradGuard, so they run on whatever device the parameters are.
 #include <cmath>
-#include <cstdlib>
+#include <cstdint>
 #include <vector>
 
 #include "../internal_ops.h"
@@ -44,17 +44,19 @@ bool fusable(const detail::TensorImpl& p, std::initializer_list<const detail::Te
   for (const detail::TensorImpl* t : operands) {
     if (t && (t->dtype != p.dtype || t->device() != d || t->sizes != p.sizes || !t->is_contiguous())) return false;
   }
-  // Two operands in one storage a few elements apart (a gradient that is a
-  // shifted view of its parameter): the kernel would read elements it has
-  // already written, where each unfused op reads its inputs whole first.
-  // The same elements exactly are fine: each is read before it is written.
-  std::vector<const detail::TensorImpl*> all{&p};
+  // Two operands over the same memory a few elements apart (a gradient that
+  // is a shifted view of its parameter, or two from_blob tensors over one
+  // buffer): the kernel would read elements it has already written, where
+  // each unfused op reads its inputs whole first. A parameter and a gradient
+  // over exactly the same elements are fine: each is read before it is written.
+  // (Addresses as integers: pointers into different allocations do not subtract.)
+  const auto bytes = static_cast<std::uintptr_t>(p.numel) * element_size(p.dtype);
+  std::vector<std::uintptr_t> starts{reinterpret_cast<std::uintptr_t>(p.data())};
   for (const detail::TensorImpl* t : operands)
-    if (t) all.push_back(t);
-  for (size_t i = 0; i < all.size(); ++i)
-    for (size_t j = i + 1; j < all.size(); ++j)
-      if (all[i]->storage == all[j]->storage && all[i]->offset != all[j]->offset &&
-          std::abs(all[i]->offset - all[j]->offset) < p.numel)
+    if (t) starts.push_back(reinterpret_cast<std::uintptr_t>(t->data()));
+  for (size_t i = 0; i < starts.size(); ++i)
+    for (size_t j = i + 1; j < starts.size(); ++j)
+      if (starts[i] != starts[j] && (starts[i] > starts[j] ? starts[i] - starts[j] : starts[j] - starts[i]) < bytes)
         return false;
   return detail::kernels::has_device_kernels(d) ? registered : detail::host_can_read(d);
 }

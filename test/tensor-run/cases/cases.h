@@ -6,8 +6,8 @@
 // On a real GPU (tools/gpu-check, part libtorch) a case with a check a GPU
 // raises on must fail and the others must run clean, unless its body says
 // otherwise in a comment: `// GPU: raises "TEXT"` (LibTorch's own error,
-// whose message holds TEXT) or `// GPU: needs N devices` (skipped with
-// fewer GPUs).
+// whose message holds TEXT), `// GPU: needs N devices` (skipped with fewer
+// GPUs) or `// GPU: needs at most N devices` (skipped with more).
 #pragma once
 
 #include <torch/torch.h>

@@ -123,6 +123,7 @@ TT_CASE(two_devices_bug) {
 // cuda:1 on a one-device machine: the CUDA runtime's error, in any mode.
 TT_CASE(invalid_device) {
   // GPU: raises "invalid device ordinal"
+  // GPU: needs at most 1 device
   auto x = torch::ones({2}, cuda(1));
   expect(false, "unreachable: cuda:1 does not exist");
 }
