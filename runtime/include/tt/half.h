@@ -73,12 +73,16 @@ TT_HOST_DEVICE inline float add_rn(float a, float b) noexcept {
 TT_HOST_DEVICE inline float half_bits_to_float(uint16_t h) noexcept {
   const uint32_t w = static_cast<uint32_t>(h) << 16;
   const uint32_t sign = w & 0x80000000u;
-  if ((h & 0x7FFFu) > 0x7C00u) return f32_from_bits(sign | 0x7FC00000u | ((h & 0x03FFu) << 13));
+  const uint32_t nan = sign | 0x7FC00000u | ((h & 0x03FFu) << 13);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 530
+  // Both, then a select: an early return for NaN compiled to a branch per
+  // element, which split the unrolled vector loops of the float16 kernels
+  // into blocks (about three times bfloat16's branches in their PTX).
   float f;
   asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
-  return f;
+  return (h & 0x7FFFu) > 0x7C00u ? f32_from_bits(nan) : f;
 #else
+  if ((h & 0x7FFFu) > 0x7C00u) return f32_from_bits(nan);
   const uint32_t two_w = w + w;
   const uint32_t exp_offset = 0xE0u << 23;
   const float exp_scale = f32_from_bits(0x7800000u);  // 2^-112
@@ -94,10 +98,10 @@ TT_HOST_DEVICE inline float half_bits_to_float(uint16_t h) noexcept {
 
 TT_HOST_DEVICE inline uint16_t float_to_half_bits(float f) noexcept {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 530
-  if (f != f) return static_cast<uint16_t>((f32_bits(f) >> 16 & 0x8000u) | 0x7E00u);  // as below: sign, quiet NaN
-  uint16_t r;
+  uint16_t r;  // a select, not a branch, as in half_bits_to_float
   asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(f));
-  return r;
+  const auto nan = static_cast<uint16_t>((f32_bits(f) >> 16 & 0x8000u) | 0x7E00u);  // as below: sign, quiet NaN
+  return f != f ? nan : r;
 #else
   const float scale_to_inf = f32_from_bits(0x77800000u);   // 2^112
   const float scale_to_zero = f32_from_bits(0x08800000u);  // 2^-110
@@ -119,12 +123,12 @@ TT_HOST_DEVICE inline uint16_t float_to_half_bits(float f) noexcept {
 // bfloat16: the top half of a float32, rounded to nearest even; NaN -> 0x7FC0
 // (c10::detail::round_to_nearest_even).
 TT_HOST_DEVICE inline uint16_t float_to_bf16_bits(float f) noexcept {
-  if (f != f) return 0x7FC0;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  uint16_t r;  // the same rounding in one instruction
+  uint16_t r;  // the same rounding in one instruction; NaN by a select, as float16's
   asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(r) : "f"(f));
-  return r;
+  return f != f ? uint16_t{0x7FC0} : r;
 #else
+  if (f != f) return 0x7FC0;
   uint32_t u = f32_bits(f);
   u += 0x7FFFu + ((u >> 16) & 1u);
   return static_cast<uint16_t>(u >> 16);
