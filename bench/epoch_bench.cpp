@@ -133,9 +133,10 @@ int main(int argc, char** argv) {
   tt::data::MNIST tt_data(dir, tt::data::MNIST::Mode::kTrain, limit);
   const int64_t n = static_cast<int64_t>(tt_data.size());
   // The same pixels and labels for LibTorch (copied, so neither shares memory).
-  torch::Tensor x = torch::from_blob(tt_data.data().data_ptr<float>(), {n, 784}, torch::kFloat).clone();
-  torch::Tensor y = torch::from_blob(tt_data.target().data_ptr<int64_t>(), {n}, torch::kLong).clone();
-  tt::data::TensorDataset tt_flat(tt_data.data().view({n, 784}), tt_data.target());
+  const tt::Tensor images = tt_data.images();
+  torch::Tensor x = torch::from_blob(images.data_ptr<float>(), {n, 784}, torch::kFloat).clone();
+  torch::Tensor y = torch::from_blob(tt_data.targets().data_ptr<int64_t>(), {n}, torch::kLong).clone();
+  tt::data::TensorDataset tt_flat(images.view({n, 784}), tt_data.targets());
   const Batches batches = make_batches(static_cast<size_t>(n), 64, 7);
 
   std::printf("epoch_bench: %lld images, %zu steps of batch 64, MLP 784-256-10, SGD momentum 0.9\n",

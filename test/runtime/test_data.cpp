@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <thread>
 
@@ -95,6 +96,69 @@ TEST_F(Data, TensorDatasetGetAndBatch) {
   EXPECT_EQ(b.data.sizes(), IntArrayRef({3, 1}));
   EXPECT_THROW(ds->get(5), ValueError);
   EXPECT_THROW(data::TensorDataset(zeros({3, 2}), zeros({4})), ValueError);
+}
+
+TEST_F(Data, AnEmptyTensorDatasetGivesAnEmptyBatch) {
+  data::TensorDataset empty_set(zeros({0, 3}), zeros({0}));
+  auto b = empty_set.get_batch({});
+  EXPECT_EQ(b.data.sizes(), IntArrayRef({0, 3}));
+  EXPECT_THROW(empty_set.get_batch({0}), ValueError);
+}
+
+// MNIST keeps its pixels as uint8 and scales them as it gathers a batch:
+// every pixel value must come out as LibTorch's `to(kFloat32).div_(255)`.
+TEST_F(Data, MnistScalesEveryPixelValueAsLibTorchDoes) {
+  tt_test::TempFile dir("mnist-dir");
+  std::filesystem::create_directories(dir.path);
+  std::string pixels, labels;
+  for (int v = 0; v < 256; ++v) pixels += char(255 - v);  // 64 images of 2 x 2: every value once
+  for (int i = 0; i < 64; ++i) labels += char(i % 10);
+  write_file(dir.path + "/train-images-idx3-ubyte", idx(0x08, {64, 2, 2}, pixels), false);
+  write_file(dir.path + "/train-labels-idx1-ubyte.gz", idx(0x08, {64}, labels), true);
+
+  data::MNIST ds(dir.path);
+  ASSERT_EQ(ds.size(), 64u);
+  Tensor expected = data::read_idx(dir.path + "/train-images-idx3-ubyte").to(kFloat).div(255.0).view({64, 1, 2, 2});
+  EXPECT_EQ(ds.images().dtype(), kFloat);
+  EXPECT_EQ(values<float>(ds.images()), values<float>(expected));
+  EXPECT_EQ(ds.targets().dtype(), kLong);
+
+  const std::vector<size_t> picked = {5, 63, 0, 5};
+  auto b = ds.get_batch(picked);
+  EXPECT_EQ(b.data.sizes(), IntArrayRef({4, 1, 2, 2}));
+  EXPECT_EQ(b.data.dtype(), kFloat);
+  std::vector<float> rows;
+  for (size_t i : picked)
+    for (float v : values<float>(expected.select(0, static_cast<int64_t>(i)))) rows.push_back(v);
+  EXPECT_EQ(values<float>(b.data), rows);
+  EXPECT_EQ(values<int64_t>(b.target), std::vector<int64_t>({5, 3, 0, 5}));
+  auto one = ds.get(63);
+  EXPECT_EQ(one.data.sizes(), IntArrayRef({1, 2, 2}));
+  EXPECT_EQ(values<float>(one.data), values<float>(expected.select(0, 63)));
+  EXPECT_EQ(one.target.item<int64_t>(), 3);
+  EXPECT_THROW(ds.get_batch({1, 64}), ValueError);
+  EXPECT_THROW(ds.get(64), ValueError);
+
+  data::MNIST first(dir.path, data::MNIST::Mode::kTrain, 10);
+  EXPECT_EQ(first.size(), 10u);
+  EXPECT_THROW(first.get(10), ValueError);
+  std::filesystem::remove_all(dir.path);
+}
+
+TEST_F(Data, MnistRejectsImagesThatAreNotUint8OrDoNotMatchTheLabels) {
+  tt_test::TempFile dir("mnist-bad");
+  std::filesystem::create_directories(dir.path);
+  write_file(dir.path + "/t10k-labels-idx1-ubyte", idx(0x08, {2}, std::string("\x01\x02", 2)), false);
+  write_file(dir.path + "/t10k-images-idx3-ubyte", idx(0x0C, {1, 1, 1}, be32(7)), false);  // int32 pixels
+  try {
+    data::MNIST ds(dir.path, data::MNIST::Mode::kTest);
+    ADD_FAILURE() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("does not hold uint8 images [N, H, W]"), std::string::npos) << e.message();
+  }
+  write_file(dir.path + "/t10k-images-idx3-ubyte", idx(0x08, {3, 1, 1}, "abc"), false);  // 3 images, 2 labels
+  EXPECT_THROW(data::MNIST(dir.path, data::MNIST::Mode::kTest), Error);
+  std::filesystem::remove_all(dir.path);
 }
 
 TEST_F(Data, SequentialBatchesAndDropLast) {

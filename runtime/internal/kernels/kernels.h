@@ -129,6 +129,9 @@ void cast_f32_to_f16(const float* src, uint16_t* dst, int64_t n, int64_t total_b
 void cast_f16_to_f32(const uint16_t* src, float* dst, int64_t n, int64_t total_bytes);
 void cast_f32_to_bf16(const float* src, uint16_t* dst, int64_t n, int64_t total_bytes);
 void cast_bf16_to_f32(const uint16_t* src, float* dst, int64_t n, int64_t total_bytes);
+// dst[i] = float(src[i]) / divisor, the float division: the values of
+// `t.to(kFloat32).div(divisor)` for a uint8 t (MNIST's pixels / 255).
+void cast_u8_to_f32_div(const uint8_t* src, float* dst, int64_t n, float divisor);
 // Which implementation the dispatch picked ("avx2+f16c", "portable").
 const char* cast_isa();
 

@@ -4,10 +4,13 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 
+#include "data/row_gather.h"
+#include "kernels/kernels.h"
 #include "tt/errors.h"
 #include "tt/factories.h"
 #include "tt/ops.h"
@@ -130,19 +133,54 @@ Tensor read_idx(const std::string& path, SourceLoc loc) {
 namespace {
 Example load_mnist(const std::string& root, MNIST::Mode mode, size_t limit, const SourceLoc& loc) {
   const std::string prefix = mode == MNIST::Mode::kTrain ? "train" : "t10k";
-  Tensor images = read_idx(find_file(root, prefix + "-images-idx3-ubyte", loc), loc);
+  const std::string images_file = find_file(root, prefix + "-images-idx3-ubyte", loc);
+  Tensor images = read_idx(images_file, loc);
   Tensor labels = read_idx(find_file(root, prefix + "-labels-idx1-ubyte", loc), loc);
-  if (images.dim(loc) != 3 || labels.dim(loc) != 1 || images.size(0, loc) != labels.size(0, loc))
+  if (images.dtype() != kUInt8 || images.dim(loc) != 3)
+    throw Error("MNIST: '" + images_file + "' does not hold uint8 images [N, H, W]", loc);
+  if (labels.dim(loc) != 1 || images.size(0, loc) != labels.size(0, loc))
     throw Error("MNIST: images and labels in '" + root + "' do not match", loc);
   int64_t n = images.size(0, loc);
   if (limit > 0 && static_cast<int64_t>(limit) < n) n = static_cast<int64_t>(limit);
-  Tensor x = images.narrow(0, 0, n, loc).to(kFloat, false, false, loc).div(255.0, loc);
-  Tensor y = labels.narrow(0, 0, n, loc).to(kLong, false, false, loc);
+  Tensor x = images.narrow(0, 0, n, loc).contiguous(loc);
+  Tensor y = labels.narrow(0, 0, n, loc).to(kLong, false, false, loc).contiguous(loc);
   return {x.view({n, 1, images.size(1, loc), images.size(2, loc)}, loc), y};
 }
+
+// LibTorch's MNIST stores `pixels.to(kFloat32).div_(255)`.
+constexpr float kPixelScale = 255.0f;
 }  // namespace
 
-MNIST::MNIST(const std::string& root, Mode mode, size_t limit, SourceLoc loc)
-    : MNIST(load_mnist(root, mode, limit, loc), loc) {}
+MNIST::MNIST(const std::string& root, Mode mode, size_t limit, SourceLoc loc) {
+  Example loaded = load_mnist(root, mode, limit, loc);
+  pixels_ = std::move(loaded.data);
+  targets_ = std::move(loaded.target);
+  size_ = static_cast<size_t>(pixels_.size(0, loc));
+}
+
+Example MNIST::get(size_t index) const {
+  Example batch = get_batch({index});
+  return {batch.data.select(0, 0), batch.target.select(0, 0)};
+}
+
+Example MNIST::get_batch(const std::vector<size_t>& indices) const {
+  std::vector<int64_t> sizes = pixels_.sizes().vec();
+  sizes[0] = static_cast<int64_t>(indices.size());
+  Tensor data = empty(sizes, kFloat);
+  Tensor target = empty({sizes[0]}, kLong);
+  const size_t row = size_ == 0 ? 0 : pixels_.nbytes() / size_;
+  float* to = static_cast<float*>(data.data_ptr());
+  detail::gather_rows(static_cast<const char*>(pixels_.data_ptr()), row, size_, indices,
+                      [&](size_t k, const char* from) {
+                        tt::detail::kernels::cast_u8_to_f32_div(reinterpret_cast<const uint8_t*>(from), to + k * row,
+                                                                static_cast<int64_t>(row), kPixelScale);
+                      });
+  const auto* labels = static_cast<const int64_t*>(targets_.data_ptr());
+  auto* picked = static_cast<int64_t*>(target.data_ptr());
+  for (size_t k = 0; k < indices.size(); ++k) picked[k] = labels[indices[k]];  // in range: checked above
+  return {data, target};
+}
+
+Tensor MNIST::images() const { return pixels_.to(kFloat).div(static_cast<double>(kPixelScale)); }
 
 }  // namespace tt::data
