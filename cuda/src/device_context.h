@@ -27,7 +27,8 @@ struct DeviceContext {
   void* lt_workspace = nullptr;  ///< cudaMalloc'd once for cuBLASLt; never freed (the context is not)
   size_t lt_workspace_bytes = 0;
   curandGenerator_t curand = nullptr;
-  uint64_t seed_epoch = 0;  ///< which manual_seed() the generator last took (random.cu)
+  void* reduce_scratch = nullptr;  ///< reduce.cu's scratch for rows split over blocks; made there, never freed
+  uint64_t seed_epoch = 0;         ///< which manual_seed() the generator last took (random.cu)
   /// Host<->device copies queued on `stream` without waiting (the only
   /// queued work that reads or writes host memory), and how many of them a
   /// completed synchronisation of the stream is known to cover. Equal: no

@@ -42,7 +42,8 @@ namespace tt::cuda_on_cpu {
 
 /// Runs `thread` once for every thread of every block of the grid, on
 /// HIP-CPU's `stream` (blocks in parallel, a block's threads as fibers so
-/// __syncthreads works). Defined once (cuda/cpu/src/launch.cpp).
+/// __syncthreads works), counted as a cudaLaunchKernel in api_calls().
+/// Defined once (cuda/cpu/src/launch.cpp).
 void launch_erased(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream, std::function<void()> thread);
 
 /// What `kernel<<<grid, block, shared_bytes, stream>>>(args...)` becomes
@@ -143,10 +144,13 @@ struct ApiCalls {
   long set_device = 0;              ///< cudaSetDevice
   long malloc_async = 0;            ///< cudaMallocAsync
   long pointer_get_attributes = 0;  ///< cudaPointerGetAttributes
+  long kernel_launch = 0;           ///< cudaLaunchKernel: a kernel<<<...>>>
   /// Every way the host can wait for the device.
   long synchronizations() const { return stream_synchronize + event_synchronize; }
 };
 ApiCalls api_calls();
+/// Counts one kernel launch (launch_erased's).
+void count_kernel_launch() noexcept;
 
 }  // namespace tt::cuda_on_cpu
 

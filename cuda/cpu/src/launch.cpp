@@ -8,6 +8,7 @@
 namespace tt::cuda_on_cpu {
 
 void launch_erased(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream, std::function<void()> thread) {
+  count_kernel_launch();
   hip::detail::launch(
       grid, block, static_cast<std::uint32_t>(shared_bytes), stream,
       [](const std::function<void()>& f) noexcept { f(); }, std::make_tuple(std::move(thread)));

@@ -14,7 +14,7 @@ namespace {
 // The counters behind tt::cuda_on_cpu::api_calls().
 struct Counters {
   std::atomic<long> host_alloc{0}, free_host{0}, stream_synchronize{0}, event_synchronize{0}, event_record{0},
-      get_device{0}, set_device{0}, malloc_async{0}, pointer_get_attributes{0};
+      get_device{0}, set_device{0}, malloc_async{0}, pointer_get_attributes{0}, kernel_launch{0};
 };
 Counters& counters() {
   static Counters* c = new Counters;  // leaked: counted calls may come after static destructors
@@ -189,7 +189,10 @@ ApiCalls api_calls() {
   a.set_device = get(c.set_device);
   a.malloc_async = get(c.malloc_async);
   a.pointer_get_attributes = get(c.pointer_get_attributes);
+  a.kernel_launch = get(c.kernel_launch);
   return a;
 }
+
+void count_kernel_launch() noexcept { count(counters().kernel_launch); }
 
 }  // namespace tt::cuda_on_cpu
