@@ -410,6 +410,45 @@ ApiModel::FactoryKind ApiModel::factoryKind(const FunctionDecl *FD) const {
   return FactoryKind::None;
 }
 
+bool ApiModel::isFromBlob(const FunctionDecl *FD) const {
+  return FD && !isa<CXXMethodDecl>(FD) && FD->getIdentifier() &&
+         FD->getName() == "from_blob" && isApiFunction(FD);
+}
+
+std::optional<DType> ApiModel::dtypeOfElementType(QualType T,
+                                                  const ASTContext &Ctx) const {
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (T->isSpecificBuiltinType(BuiltinType::Float))
+    return DType::Float32;
+  if (T->isSpecificBuiltinType(BuiltinType::Double))
+    return DType::Float64;
+  if (T->isBooleanType())
+    return DType::Bool;
+  if (T->isIntegerType() && !T->isAnyCharacterType() &&
+      !T->isSpecificBuiltinType(BuiltinType::SChar) &&
+      !T->isSpecificBuiltinType(BuiltinType::UChar) &&
+      T->isSignedIntegerType() && !T->isEnumeralType()) {
+    switch (Ctx.getTypeSize(T)) {
+    case 16:
+      return DType::Int16;
+    case 32:
+      return DType::Int32;
+    case 64:
+      return DType::Int64;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+      RD && RD->getIdentifier() && inApiNamespace(RD)) {
+    if (RD->getName() == "Half")
+      return DType::Float16;
+    if (RD->getName() == "BFloat16")
+      return DType::BFloat16;
+  }
+  return std::nullopt;
+}
+
 bool ApiModel::isLoadFunction(const FunctionDecl *FD) const {
   return FD && FD->getIdentifier() && FD->getName() == "load" &&
          isApiFunction(FD);
@@ -569,8 +608,10 @@ ApiModel::OptionsSetter ApiModel::optionsSetter(const FunctionDecl *FD) const {
     return OptionsSetter::Device;
   if (N == "dtype")
     return OptionsSetter::DType;
-  if (Member && (N == "requires_grad" || N == "pinned_memory" ||
-                 N == "layout" || N == "memory_format"))
+  // c10's free helpers build a TensorOptions with that one field set:
+  // torch::requires_grad() leaves the device and dtype at their defaults.
+  if (N == "requires_grad" || N == "pinned_memory" || N == "layout" ||
+      N == "memory_format")
     return OptionsSetter::Neutral;
   return OptionsSetter::Other;
 }

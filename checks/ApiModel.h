@@ -153,6 +153,15 @@ public:
   /// torch::load / tt::load: fills its argument from a file, so what the
   /// analysis knew of it no longer holds.
   bool isLoadFunction(const FunctionDecl *FD) const;
+  /// torch::from_blob / tt::from_blob: a tensor over the caller's buffer,
+  /// read as the dtype its options give (the default dtype without one).
+  bool isFromBlob(const FunctionDecl *FD) const;
+  /// The dtype whose elements have the layout of the C++ type \p T:
+  /// float, double, bool, 16/32/64-bit signed integers, c10::Half and
+  /// c10::BFloat16. None for the character types (a byte buffer may hold
+  /// anything), unsigned wider integers, void and everything else.
+  std::optional<DType> dtypeOfElementType(QualType T,
+                                          const ASTContext &Ctx) const;
   /// A tensor method that makes its object another tensor (set_, set_data,
   /// swap): the object's device and dtype are those of the argument.
   bool isRebindingMethod(const CXXMethodDecl *MD) const;

@@ -31,6 +31,38 @@ bool productRefuses(const DTypeFact &A, const DTypeFact &B) {
 
 bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
+  if (S.K == Site::FromBlob) {
+    // The tensor reads the buffer's bytes as its dtype: a buffer of double
+    // read as float32 gives garbage values, not an error.
+    const Operand &Buffer = S.Operands.front();
+    std::optional<DType> Held = Api.dtypeOfElementType(S.BufferElement, Ctx);
+    if (!Held || !Buffer.Fact.Type.isKnown() || Buffer.Fact.Type.Type == *Held)
+      return false;
+    diag(SM.getExpansionLoc(Buffer.E->getBeginLoc()),
+         "from_blob reads %0, a buffer of %1, as %2; its elements are %3")
+        << nameOf(Buffer.E, Ctx) << S.BufferElement.getUnqualifiedType()
+        << Buffer.Fact.Type.describe() << DTypeFact::known(*Held).describe();
+    // Where the dtype comes from: the argument that names it, else the
+    // default dtype (from_blob's options default to it).
+    const auto *Call = cast<CallExpr>(S.Call);
+    const Expr *Named = nullptr;
+    for (unsigned I = 1; I < Call->getNumArgs(); ++I) {
+      const Expr *A = Call->getArg(I);
+      const CXXRecordDecl *RD =
+          A->getType().getNonReferenceType()->getAsCXXRecordDecl();
+      if (!isa<CXXDefaultArgExpr>(A) && Api.isTensorOptionsClass(RD))
+        Named = A;
+    }
+    if (Named)
+      diag(SM.getExpansionLoc(Named->getBeginLoc()), "%0 is asked for here",
+           DiagnosticIDs::Note)
+          << Buffer.Fact.Type.describe();
+    else
+      diag(SM.getExpansionLoc(Call->getExprLoc()),
+           "no dtype given: the default dtype, %0", DiagnosticIDs::Note)
+          << Buffer.Fact.Type.describe();
+    return true;
+  }
   if (S.K == Site::ModuleCall) {
     const Operand &In = S.Operands.front();
     // The layer that gets the input: the module itself, or a Sequential's

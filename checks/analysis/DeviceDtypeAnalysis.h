@@ -40,6 +40,7 @@ struct Site {
   enum Kind : uint8_t {
     Combine,    // arithmetic, comparisons, add/matmul/cat/where/losses...
     ModuleCall, // model->forward(x), model(x)
+    FromBlob,   // torch::from_blob(buffer, sizes[, options])
   };
   Kind K = Combine;
   /// For Combine: matmul/mm/bmm/linear, which do not promote dtypes.
@@ -54,6 +55,9 @@ struct Site {
   ModuleFact Module;
   /// The module's class (LinearImpl, a user module, torch::jit::Module).
   const CXXRecordDecl *ModuleClass = nullptr;
+  /// FromBlob only: the C++ type of the buffer's elements; the one operand
+  /// is the buffer, with the tensor from_blob makes of it as its fact.
+  QualType BufferElement;
 };
 
 struct FunctionFacts;

@@ -55,6 +55,24 @@ bool copiesArguments(const FunctionDecl *FD) {
                          "make_shared", "make_unique"});
 }
 
+// A module no other handle shares yet: what an API function returns by
+// value (torch::jit::load(path, device)) or a holder built from arguments
+// (nn::Linear(4, 2)). `module = torch::jit::load(...)` after
+// `torch::jit::script::Module module;` then rebinds nothing anyone else
+// holds, where `a = b` leaves two handles on one module.
+bool isFreshModule(const Expr *E, const ApiModel &Api) {
+  E = strip(E);
+  if (const auto *CE = dyn_cast_or_null<CallExpr>(E)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    return FD && !isa<CXXMethodDecl>(FD) && Api.isApiFunction(FD) &&
+           !FD->getReturnType()->isReferenceType();
+  }
+  if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(E))
+    return !C->getConstructor()->isCopyOrMoveConstructor() &&
+           Api.isModuleHolder(C->getConstructor()->getParent());
+  return false;
+}
+
 class EscapeScanner : public RecursiveASTVisitor<EscapeScanner> {
 public:
   EscapeScanner(Session &S, BodyFacts &Out, const ApiModel &Api,
@@ -204,7 +222,8 @@ public:
     }
     if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE);
         OCE && OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2) {
-      if (Api.isModuleHandleType(OCE->getArg(1)->getType()))
+      if (Api.isModuleHandleType(OCE->getArg(1)->getType()) &&
+          !isFreshModule(OCE->getArg(1), Api))
         escape(OCE->getArg(0)), escape(OCE->getArg(1));
       escapeElementMember(OCE->getArg(0));
     }

@@ -16,9 +16,24 @@
 
 namespace clang::tidy::tensor::analysis {
 
+// What an optional made from one value holds: `optional<ScalarType>` and
+// `optional<Device>` are what TensorOptions::dtype(), device() and
+// torch::jit::load take, so `.dtype(torch::kFloat64)` passes one.
+static const Expr *heldByOptional(const ApiModel &Api, const Expr *E) {
+  const auto *C = dyn_cast_or_null<CXXConstructExpr>(E);
+  if (!C || !Api.isOptionalClass(C->getConstructor()->getParent()))
+    return nullptr;
+  auto Args = writtenArgs(C);
+  return Args.size() == 1 ? strip(Args[0]) : nullptr;
+}
+
 DeviceFact FunctionAnalyzer::evalDevice(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
     E = strip(E);
+    if (const Expr *Held = heldByOptional(Api, E)) {
+      E = Held;
+      continue;
+    }
     if (const EnumConstantDecl *EC = enumConstant(E)) {
       return deviceFromKind(Api.deviceKindOf(EC));
     }
@@ -95,6 +110,10 @@ DeviceFact FunctionAnalyzer::evalDevice(const Expr *E) {
 DTypeFact FunctionAnalyzer::evalDType(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
     E = strip(E);
+    if (const Expr *Held = heldByOptional(Api, E)) {
+      E = Held;
+      continue;
+    }
     if (const EnumConstantDecl *EC = enumConstant(E)) {
       if (std::optional<DType> T = Api.dtypeOf(EC))
         return DTypeFact::known(*T);
@@ -213,6 +232,8 @@ OptionsFact FunctionAnalyzer::evalOptions(const Expr *E) {
       case ApiModel::OptionsSetter::DType:
         O.Type = evalDType(CE->getArg(0));
         return O;
+      case ApiModel::OptionsSetter::Neutral:
+        return O; // torch::requires_grad(): nothing else specified
       default:
         return OptionsFact::unknown();
       }
@@ -1089,10 +1110,8 @@ ModuleFact FunctionAnalyzer::loadedModule(const CallExpr *CE) {
       continue;
     // optional<Device>(torch::kCUDA), optional<Device>(device).
     const Expr *Device = strip(A);
-    if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(Device);
-        C && Api.isOptionalClass(C->getConstructor()->getParent()) &&
-        writtenArgs(C).size() == 1)
-      Device = strip(writtenArgs(C)[0]);
+    if (const Expr *Held = heldByOptional(Api, Device))
+      Device = Held;
     if (!Device || !isDeviceLike(Api, Device->getType()))
       continue;
     ModuleFact M = ModuleFact::unknown();

@@ -217,6 +217,24 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     Sites.push_back(std::move(S));
     return;
   }
+  // torch::from_blob(buffer, ...): what the buffer's elements are, as the
+  // type system sees it through decay and .data() (an explicit cast to
+  // void* or char* says the bytes are meant to be reinterpreted).
+  if (Api.isFromBlob(FD) && CE->getNumArgs() >= 1) {
+    const Expr *Buffer = CE->getArg(0);
+    QualType T = Buffer->IgnoreParenImpCasts()->getType();
+    QualType Element = T->isPointerType() ? T->getPointeeType()
+                       : T->isArrayType()
+                           ? QualType(T->getArrayElementTypeNoTypeQual(), 0)
+                           : QualType();
+    if (!Element.isNull()) {
+      Site S = NewSite(Site::FromBlob);
+      S.BufferElement = Element;
+      S.Operands.push_back({Buffer, evalTensor(CE)});
+      Sites.push_back(std::move(S));
+    }
+    return;
+  }
   const CallSemantics *Sem = Api.callSemantics(FD);
   if (!Sem || Sem->deviceArguments() == 0)
     return;

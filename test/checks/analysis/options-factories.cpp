@@ -51,7 +51,7 @@ void literal_dtypes() {
   // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'matmul' does not promote dtypes: 'values' is float32 and 'weights' is float64 [tensor-mixed-dtype]
   // CHECK-MESSAGES: :[[@LINE-4]]:17: note: 'values' is float32: created here
   // CHECK-MESSAGES: :[[@LINE-4]]:18: note: 'weights' is float64: created here
-  float buffer[6] = {};
+  double buffer[6] = {};
   auto blob = torch::from_blob(buffer, {2, 3}, torch::kFloat64);
   auto z = blob.matmul(torch::randn({3, 2}));
   // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: 'matmul' does not promote dtypes: 'blob' is float64 and 'torch::randn({3, 2})' is float32 [tensor-mixed-dtype]
@@ -93,7 +93,47 @@ void loss_module(torch::Device device) {
   // CHECK-MESSAGES: :[[@LINE-4]]:17: note: 'labels' is on cpu: created here
 }
 
+// TensorOptions::dtype() takes an optional<ScalarType>: what it holds.
+void options_dtype_setter() {
+  double values[] = {1, 2, 3, 4, 5};
+  auto options = torch::TensorOptions().dtype(torch::kFloat64);
+  torch::Tensor x = torch::from_blob(values, {1, 5}, options);
+  torch::nn::Linear lin(5, 1);
+  auto y = lin->forward(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: input 'x' is float64 but 'lin' has float32 parameters; modules do not promote their input [tensor-mixed-dtype]
+  // CHECK-MESSAGES: :[[@LINE-4]]:21: note: 'x' is float64: created here
+  // CHECK-MESSAGES: :[[@LINE-4]]:21: note: 'lin' has float32 parameters: created here
+  auto z = lin->forward(torch::zeros({1, 5}, torch::TensorOptions().dtype(torch::kFloat64)));
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: input 'torch::zeros({{.*}}' is float64 but 'lin' has float32 parameters; modules do not promote their input [tensor-mixed-dtype]
+  // CHECK-MESSAGES: :[[@LINE-2]]:25: note: 'torch::zeros({{.*}}' is float64: created here
+  // CHECK-MESSAGES: :[[@LINE-8]]:21: note: 'lin' has float32 parameters: created here
+}
+
+// torch::requires_grad() is a TensorOptions with only that set: the
+// tensor is on the default device, the cpu.
+void requires_grad_helper() {
+  torch::nn::Linear net(2, 2);
+  net->to(torch::kCUDA);
+  torch::Tensor a = torch::ones({2, 2}, torch::requires_grad());
+  auto out = net->forward(a + torch::randn({2, 2}));
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: input 'a + torch::randn({2, 2})' is on cpu but 'net' is on cuda [tensor-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE-2]]:29: note: 'a + torch::randn({2, 2})' is on cpu: computed here
+  // CHECK-MESSAGES: :[[@LINE-5]]:8: note: 'net' was moved to cuda here
+  // CHECK-FIXES: {{^}}  auto out = net->forward((a + torch::randn({2, 2})).to(torch::kCUDA));{{$}}
+}
+
 // --- Clean -------------------------------------------------------------------
+
+void options_dtype_setter_agrees(torch::Device device) {
+  float values[] = {1, 2, 3, 4, 5};
+  auto options = torch::TensorOptions().dtype(torch::kFloat32);
+  torch::nn::Linear lin(5, 1);
+  auto y = lin->forward(torch::from_blob(values, {1, 5}, options));
+  auto z = lin->forward(torch::zeros({1, 5}, torch::TensorOptions().dtype(torch::kFloat64)).to(torch::kFloat));
+  lin->to(device);
+  auto w = lin->forward(torch::ones({1, 5}, torch::requires_grad()).to(device));
+  auto v = lin->forward(torch::ones({1, 5}, torch::TensorOptions().device(device).requires_grad(true)));
+}
 
 void options_changed(torch::Device device) {
   auto opts = torch::TensorOptions().dtype(torch::kFloat);

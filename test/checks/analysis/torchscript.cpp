@@ -6,6 +6,7 @@
 // the output. A module loaded from a file is wherever it was saved, or on
 // the device load() is given.
 #include <torch/script.h>
+#include <iostream>
 #include <vector>
 
 int bug() {
@@ -46,6 +47,50 @@ torch::Tensor loaded_onto_device(const std::string &path) {
   // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: input 'torch::ones({1, 3, 224, 224})' is on cpu but 'module' is on cuda [tensor-unmoved-input]
   // CHECK-MESSAGES: :[[@LINE-2]]:26: note: 'torch::ones({1, 3, 224, 224})' is on cpu: created here
   // CHECK-MESSAGES: :[[@LINE-4]]:31: note: 'module' was loaded onto cuda here
+}
+
+// The tutorials' shape: the module declared first, then loaded in a try
+// block. load() returns a module no other handle shares, so the
+// assignment gives `module` its device.
+torch::Tensor assigned_after_declaration(const std::string &path) {
+  torch::jit::script::Module module;
+  try {
+    module = torch::jit::load(path, torch::Device(torch::kCUDA, 0));
+  } catch (const c10::Error &) {
+    return torch::Tensor();
+  }
+  auto x = torch::rand({1, 3, 64, 64});
+  return module.forward({x}).toTensor();
+  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: input 'x' is on cpu but 'module' is on cuda:0 [tensor-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE-3]]:12: note: 'x' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE-8]]:14: note: 'module' was loaded onto cuda:0 here
+}
+
+// When the load fails and the catch goes on, `module` is the empty module,
+// whose forward() throws: every forward() that runs has it on cuda.
+torch::Tensor load_failure_not_returning(const std::string &path) {
+  torch::jit::Module module;
+  try {
+    module = torch::jit::load(path, torch::kCUDA);
+  } catch (const c10::Error &) {
+    std::cerr << "could not load " << path << "\n";
+  }
+  return module.forward({torch::rand({1, 3})}).toTensor();
+  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: input 'torch::rand({1, 3})' is on cpu but 'module' is on cuda [tensor-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE-2]]:26: note: 'torch::rand({1, 3})' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE-7]]:14: note: 'module' was loaded onto cuda here
+}
+
+torch::Tensor clean_assigned(const std::string &path, torch::jit::Module &other) {
+  torch::jit::Module module;
+  module = torch::jit::load(path, torch::kCUDA);
+  auto a = module.forward({torch::rand({1, 3}).to(torch::kCUDA)}).toTensor();
+  auto b = torch::jit::load(path).forward({torch::rand({1, 3})}).toTensor();
+  torch::jit::Module shared;
+  shared = other;              // two handles on one module: where it is
+  other.to(torch::kCUDA);      // is not known from `shared` alone
+  auto c = shared.forward({torch::rand({1, 3})}).toTensor();
+  return a.cpu() + b + c;
 }
 
 torch::Tensor clean_loaded(const std::string &path, torch::Device device) {
