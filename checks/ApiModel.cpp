@@ -359,6 +359,19 @@ bool ApiModel::isLossModule(const CXXRecordDecl *RD) const {
   return N.ends_with("Loss") && N != "CTCLoss";
 }
 
+ApiModel::ClassIndexTarget
+ApiModel::lossTargetKind(const CXXRecordDecl *RD) const {
+  if (!isLossModule(RD))
+    return ClassIndexTarget::None;
+  llvm::StringRef N = RD->getName();
+  N.consume_back("Impl");
+  if (N == "CrossEntropyLoss")
+    return ClassIndexTarget::UnlessSameShape;
+  if (N == "NLLLoss" || N == "MultiMarginLoss" || N == "MultiLabelMarginLoss")
+    return ClassIndexTarget::Always;
+  return ClassIndexTarget::None;
+}
+
 bool ApiModel::isBatchClass(const CXXRecordDecl *RD) const {
   return RD && nameListed(RD, BatchClasses);
 }
@@ -542,6 +555,11 @@ const CallSemantics *ApiModel::callSemantics(const FunctionDecl *FD) const {
     Op = FD->getName();
   if (Op.empty())
     return nullptr;
+  // Functions named otherwise than the op they call, when their bodies are
+  // not there to follow (tt's API, clangd's preamble):
+  // nn::functional::cross_entropy calls cross_entropy_loss.
+  if (Op == "cross_entropy")
+    Op = "cross_entropy_loss";
   return Semantics->byName(FD, Op, IsMethod, IsTensor);
 }
 

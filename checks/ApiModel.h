@@ -106,6 +106,11 @@ public:
   /// must share a device, as for the functional losses. CTCLoss is not one:
   /// its lengths may stay on the cpu.
   bool isLossModule(const CXXRecordDecl *RD) const;
+  /// A loss module whose target is class indices, as nll_loss's:
+  /// NLLLoss, MultiMarginLoss, MultiLabelMarginLoss, and CrossEntropyLoss
+  /// (which also takes probabilities in a target of the input's shape).
+  enum class ClassIndexTarget { None, Always, UnlessSameShape };
+  ClassIndexTarget lossTargetKind(const CXXRecordDecl *RD) const;
   /// torch::data::Example and other batches with cpu `data`/`target`.
   bool isBatchClass(const CXXRecordDecl *RD) const;
   /// A data loader whose iteration yields batches on the cpu:

@@ -129,6 +129,18 @@ constexpr llvm::StringLiteral DTypeChangingViews[] = {
 // of promoting: the matrix products (cuda/Blas.cpp: "expected mat1 and mat2
 // to have the same dtype"), convolutions ("Input type (double) and weight
 // type (float) should be the same"), linear and bilinear.
+// Losses whose `target` is class indices: ATen reads it as int64 (or
+// uint8) and throws "expected scalar type Long but found Float" for
+// anything else (LossNLL.cpp, LossMultiMargin.cpp, LossMultiLabelMargin.cpp).
+// cross_entropy_loss takes probabilities too, in a target of the input's
+// shape (Loss.cpp).
+constexpr llvm::StringLiteral ClassIndexLosses[] = {"nll_loss",
+                                                    "nll_loss2d",
+                                                    "nll_loss_nd",
+                                                    "multi_margin_loss",
+                                                    "multilabel_margin_loss",
+                                                    "cross_entropy_loss"};
+
 constexpr llvm::StringLiteral NonPromotingOps[] = {"mm",
                                                    "bmm",
                                                    "matmul",
@@ -528,6 +540,12 @@ AtenSemantics::withOverlay(const OpSchema *Op,
   S.ValuesAndIndices = Op->Returns.size() == 2 &&
                        Op->Returns[1].Name == "indices" &&
                        Op->Returns[0].Ty == OpSchema::Type::Tensor;
+  if (listed(ClassIndexLosses, Op->baseName())) {
+    for (unsigned P = 0; P < S.Roles.size(); ++P)
+      if (llvm::StringRef(S.Roles[P].Name) == "target")
+        S.ClassIndices = static_cast<int>(P);
+    S.ProbabilitiesWhenSameShape = Op->baseName() == "cross_entropy_loss";
+  }
   return S;
 }
 

@@ -101,6 +101,13 @@ struct CallSemantics {
   bool NonPromoting = false;
   /// Returns several tensors, values then int64 indices (max(dim), sort).
   bool ValuesAndIndices = false;
+  /// The position in Roles of an argument ATen reads as int64 (or uint8)
+  /// class indices: nll_loss's and the margin losses' target; -1 if none.
+  int ClassIndices = -1;
+  /// cross_entropy: a target of the input's shape holds class
+  /// probabilities instead (any floating dtype), so only a target of
+  /// another rank must be indices.
+  bool ProbabilitiesWhenSameShape = false;
 
   const ArgumentRole &object() const { return Roles[0]; }
   const ArgumentRole &param(unsigned I) const {

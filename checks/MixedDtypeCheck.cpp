@@ -31,6 +31,28 @@ bool productRefuses(const DTypeFact &A, const DTypeFact &B) {
 
 bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
+  if (S.K == Site::ClassIndices) {
+    // ATen reads the target as int64 (or uint8) class indices: a floating
+    // or narrower integer target throws "expected scalar type Long".
+    const Operand &Target = S.Operands[0], &In = S.Operands[1];
+    const DTypeFact &T = Target.Fact.Type;
+    if (!T.isKnown() || T.Type == DType::Int64 || T.Type == DType::UInt8 ||
+        T.Type == DType::Bool)
+      return false;
+    // cross_entropy reads a target of the input's rank as probabilities;
+    // only another rank proves the indices path.
+    if (S.ProbabilitiesWhenSameShape &&
+        (Target.Fact.Dim < 0 || In.Fact.Dim < 0 ||
+         Target.Fact.Dim == In.Fact.Dim))
+      return false;
+    const std::string Callee =
+        S.ModuleExpr ? moduleName(S.ModuleExpr, Ctx) : calleeName(S);
+    diag(SM.getExpansionLoc(Target.E->getBeginLoc()),
+         "%0 takes int64 class indices as its target, but %1 is %2")
+        << Callee << nameOf(Target.E, Ctx) << T.describe();
+    noteTypeOrigin(Target, Ctx);
+    return true;
+  }
   if (S.K == Site::FromBlob) {
     // The tensor reads the buffer's bytes as its dtype: a buffer of double
     // read as float32 gives garbage values, not an error.

@@ -38,9 +38,10 @@ struct Operand {
 /// A place where the device or dtype rules of ATen apply.
 struct Site {
   enum Kind : uint8_t {
-    Combine,    // arithmetic, comparisons, add/matmul/cat/where/losses...
-    ModuleCall, // model->forward(x), model(x)
-    FromBlob,   // torch::from_blob(buffer, sizes[, options])
+    Combine,      // arithmetic, comparisons, add/matmul/cat/where/losses...
+    ModuleCall,   // model->forward(x), model(x)
+    FromBlob,     // torch::from_blob(buffer, sizes[, options])
+    ClassIndices, // a loss's target, read as int64 class indices
   };
   Kind K = Combine;
   /// For Combine: matmul/mm/bmm/linear, which do not promote dtypes.
@@ -58,6 +59,9 @@ struct Site {
   /// FromBlob only: the C++ type of the buffer's elements; the one operand
   /// is the buffer, with the tensor from_blob makes of it as its fact.
   QualType BufferElement;
+  /// ClassIndices only: operands are the target, then the input; a target
+  /// of the input's rank holds probabilities instead (cross_entropy).
+  bool ProbabilitiesWhenSameShape = false;
 };
 
 struct FunctionFacts;

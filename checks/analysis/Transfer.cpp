@@ -169,6 +169,21 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
       }
       if (L.Operands.size() >= 2)
         Sites.push_back(std::move(L));
+      // criterion(input, target) of NLLLoss or CrossEntropyLoss: the
+      // target must be class indices.
+      const ApiModel::ClassIndexTarget Kind = Api.lossTargetKind(S.ModuleClass);
+      const unsigned First = objectArguments(CE);
+      if (Kind != ApiModel::ClassIndexTarget::None &&
+          CE->getNumArgs() >= First + 2) {
+        const Expr *Target = CE->getArg(First + 1);
+        Site C = NewSite(Site::ClassIndices);
+        C.ModuleExpr = ModuleE;
+        C.Operands.push_back({Target, evalTensor(Target)});
+        C.Operands.push_back({Input, evalTensor(Input)});
+        C.ProbabilitiesWhenSameShape =
+            Kind == ApiModel::ClassIndexTarget::UnlessSameShape;
+        Sites.push_back(std::move(C));
+      }
     }
     // A built-in layer's other inputs (an LSTM's state, as a tensor or a
     // tuple written in the call) must be on its device too.
@@ -247,6 +262,25 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
       combinedOperands(Args[P], S.Operands, false);
   if (S.Operands.size() >= 2)
     Sites.push_back(std::move(S));
+  // nll_loss(input, target): the target must be class indices.
+  if (Sem->ClassIndices > 0 &&
+      static_cast<unsigned>(Sem->ClassIndices) < Args.size()) {
+    const Expr *Target = Args[Sem->ClassIndices];
+    const Expr *In = nullptr;
+    for (unsigned P = 0; P < Args.size() && P < Sem->Roles.size(); ++P)
+      if (Args[P] && static_cast<int>(P) != Sem->ClassIndices &&
+          Sem->Roles[P].K == ArgumentRole::Device) {
+        In = Args[P];
+        break;
+      }
+    if (Target && In && !isa<CXXDefaultArgExpr>(Target)) {
+      Site C = NewSite(Site::ClassIndices);
+      C.Operands.push_back({Target, evalTensor(Target)});
+      C.Operands.push_back({In, evalTensor(In)});
+      C.ProbabilitiesWhenSameShape = Sem->ProbabilitiesWhenSameShape;
+      Sites.push_back(std::move(C));
+    }
+  }
 }
 
 // What a method call on a vector of tensors does to its elements.
