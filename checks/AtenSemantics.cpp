@@ -125,10 +125,6 @@ constexpr llvm::StringLiteral DTypeChangingViews[] = {
     "view_as_real", "view_as_complex", "real", "imag",
     "_neg_view",    "_conj",           "view"};
 
-// Ops that refuse two floating dtypes among their first two tensors instead
-// of promoting: the matrix products (cuda/Blas.cpp: "expected mat1 and mat2
-// to have the same dtype"), convolutions ("Input type (double) and weight
-// type (float) should be the same"), linear and bilinear.
 // Losses whose `target` is class indices: ATen reads it as int64 (or
 // uint8) and throws "expected scalar type Long but found Float" for
 // anything else (LossNLL.cpp, LossMultiMargin.cpp, LossMultiLabelMargin.cpp).
@@ -141,6 +137,10 @@ constexpr llvm::StringLiteral ClassIndexLosses[] = {"nll_loss",
                                                     "multilabel_margin_loss",
                                                     "cross_entropy_loss"};
 
+// Ops that refuse two floating dtypes among their first two tensors instead
+// of promoting: the matrix products (cuda/Blas.cpp: "expected mat1 and mat2
+// to have the same dtype"), convolutions ("Input type (double) and weight
+// type (float) should be the same"), linear and bilinear.
 constexpr llvm::StringLiteral NonPromotingOps[] = {"mm",
                                                    "bmm",
                                                    "matmul",

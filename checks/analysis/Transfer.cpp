@@ -134,6 +134,15 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     S.Function = Fn;
     return S;
   };
+  // A loss's target, which ATen reads as int64 class indices, and its input.
+  auto ClassIndexSite = [&](const Expr *Target, const Expr *In,
+                            bool ProbabilitiesWhenSameShape) {
+    Site C = NewSite(Site::ClassIndices);
+    C.Operands.push_back({Target, evalTensor(Target)});
+    C.Operands.push_back({In, evalTensor(In)});
+    C.ProbabilitiesWhenSameShape = ProbabilitiesWhenSameShape;
+    return C;
+  };
   if (ModuleCall) {
     Site S = NewSite(Site::ModuleCall);
     S.ModuleExpr = ModuleE;
@@ -175,13 +184,10 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
       const unsigned First = objectArguments(CE);
       if (Kind != ApiModel::ClassIndexTarget::None &&
           CE->getNumArgs() >= First + 2) {
-        const Expr *Target = CE->getArg(First + 1);
-        Site C = NewSite(Site::ClassIndices);
+        Site C =
+            ClassIndexSite(CE->getArg(First + 1), Input,
+                           Kind == ApiModel::ClassIndexTarget::UnlessSameShape);
         C.ModuleExpr = ModuleE;
-        C.Operands.push_back({Target, evalTensor(Target)});
-        C.Operands.push_back({Input, evalTensor(Input)});
-        C.ProbabilitiesWhenSameShape =
-            Kind == ApiModel::ClassIndexTarget::UnlessSameShape;
         Sites.push_back(std::move(C));
       }
     }
@@ -273,13 +279,9 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
         In = Args[P];
         break;
       }
-    if (Target && In && !isa<CXXDefaultArgExpr>(Target)) {
-      Site C = NewSite(Site::ClassIndices);
-      C.Operands.push_back({Target, evalTensor(Target)});
-      C.Operands.push_back({In, evalTensor(In)});
-      C.ProbabilitiesWhenSameShape = Sem->ProbabilitiesWhenSameShape;
-      Sites.push_back(std::move(C));
-    }
+    if (Target && In && !isa<CXXDefaultArgExpr>(Target))
+      Sites.push_back(
+          ClassIndexSite(Target, In, Sem->ProbabilitiesWhenSameShape));
   }
 }
 

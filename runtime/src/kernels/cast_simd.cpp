@@ -31,8 +31,8 @@ void bf16_to_f32_portable(const uint16_t* s, float* d, int64_t n) {
   for (int64_t i = 0; i < n; ++i) d[i] = bf16_bits_to_float(s[i]);
 }
 // A plain loop that GCC vectorises (-O3): at 128 bits (the portable build),
-// and compiled again with TT_AVX2 below for 256.
-inline void u8_to_f32_div_loop(const uint8_t* s, float* d, int64_t n, float divisor) {
+// and inlined into the TT_AVX2 function below for 256.
+__attribute__((always_inline)) inline void u8_to_f32_div_loop(const uint8_t* s, float* d, int64_t n, float divisor) {
   for (int64_t i = 0; i < n; ++i) d[i] = static_cast<float>(s[i]) / divisor;
 }
 void u8_to_f32_div_portable(const uint8_t* s, float* d, int64_t n, float divisor) {
@@ -142,7 +142,7 @@ TT_AVX2 void bf16_to_f32_avx2_impl(const uint16_t* s, float* d, int64_t n) {
 // bound, so 8 lanes instead of 4 halve it (a 784-pixel row: 8.4 -> 5.0 us a
 // batch of 64 at -O3).
 TT_AVX2 void u8_to_f32_div_avx2(const uint8_t* s, float* d, int64_t n, float divisor) {
-  for (int64_t i = 0; i < n; ++i) d[i] = static_cast<float>(s[i]) / divisor;
+  u8_to_f32_div_loop(s, d, n, divisor);
 }
 
 // --- AVX-512 (F + BW) -----------------------------------------------------------
