@@ -1,6 +1,7 @@
 //===--- AtenSemantics.cpp - What an ATen call does to devices and dtypes -===//
 
 #include "AtenSemantics.h"
+#include "analysis/Exprs.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -72,6 +73,14 @@ constexpr CpuArgument CpuArguments[] = {
     {"_ctc_loss", "target_lengths"},
     {"repeat_interleave", "repeats"},
 };
+
+// Ops over a list of tensors whose i-th result is a view of the i-th
+// (broadcast_tensors and meshgrid expand, atleast_Nd reshapes): the same
+// device and dtype, element by element. F::mse_loss, smooth_l1_loss and
+// huber_loss hand their input and target to the loss through
+// broadcast_tensors.
+constexpr llvm::StringLiteral ListViewOps[] = {
+    "broadcast_tensors", "meshgrid", "atleast_1d", "atleast_2d", "atleast_3d"};
 
 // Results of dtype bool (comparisons and predicates) and int64 (indices).
 constexpr llvm::StringLiteral BoolResult[] = {
@@ -349,13 +358,48 @@ public:
   }
 };
 
+// `tensors[k]` of a local `tensors = broadcast_tensors({a, b})`: the k-th
+// tensor of the list the view op was given, or null.
+const Expr *listViewElement(const CXXOperatorCallExpr *OCE,
+                            const FunctionDecl *FD) {
+  if (OCE->getOperator() != OO_Subscript || OCE->getNumArgs() != 2)
+    return nullptr;
+  Expr::EvalResult Index;
+  if (!OCE->getArg(1)->EvaluateAsInt(Index, FD->getASTContext()) ||
+      Index.Val.getInt().isNegative())
+    return nullptr;
+  const uint64_t K = Index.Val.getInt().getZExtValue();
+  const Expr *List = OCE->getArg(0)->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(List))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      List = analysis::keptInitialiser(VD, FD);
+  // Through the vector's construction from the op's result.
+  for (unsigned Depth = 0; List && Depth < 6; ++Depth) {
+    List = List->IgnoreImplicit()->IgnoreParens();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(List);
+        C && C->getNumArgs() == 1)
+      List = C->getArg(0);
+    else
+      break;
+  }
+  const auto *Call = dyn_cast_or_null<CallExpr>(List);
+  const FunctionDecl *Op = Call ? Call->getDirectCallee() : nullptr;
+  if (!Op || !Op->getIdentifier() || !listed(ListViewOps, Op->getName()) ||
+      Call->getNumArgs() < 1)
+    return nullptr;
+  // The op's list argument, written as a braced list.
+  llvm::SmallVector<const Expr *, 4> Tensors =
+      analysis::listElements(Call->getArg(0));
+  return K < Tensors.size() ? Tensors[K] : nullptr;
+}
+
 // What an argument of a call inside FD is in terms of FD's own positions:
 // 0 for FD's object (`*this`, `const_cast<Tensor&>(*this)`), 1 + i for its
 // parameter i, -1 for anything else. \p Direct: the argument is that
 // position itself, not a value computed from it (`options.dtype_opt()`).
 int positionOf(const Expr *E, const FunctionDecl *FD, bool &Direct) {
   Direct = true;
-  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+  for (unsigned Depth = 0; E && Depth < 12; ++Depth) {
     E = E->IgnoreParenImpCasts();
     if (const auto *C = dyn_cast<CXXConstCastExpr>(E)) {
       E = C->getSubExpr();
@@ -385,8 +429,19 @@ int positionOf(const Expr *E, const FunctionDecl *FD, bool &Direct) {
         for (unsigned I = 0; I < FD->getNumParams(); ++I)
           if (FD->getParamDecl(I) == P)
             return static_cast<int>(1 + I);
+      // A local that keeps what it was initialised with.
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (const Expr *Init = analysis::keptInitialiser(VD, FD)) {
+          E = Init;
+          continue;
+        }
       return -1;
     }
+    if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E))
+      if (const Expr *Element = listViewElement(OCE, FD)) {
+        E = Element;
+        continue;
+      }
     break;
   }
   // A value computed from one parameter: `options.dtype_opt()`.

@@ -2,6 +2,7 @@
 
 #include "Exprs.h"
 #include "clang/AST/IgnoreExpr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace clang::tidy::tensor::analysis {
@@ -282,6 +283,48 @@ llvm::SmallVector<const Expr *, 4> tupleArguments(const Expr *E) {
         isStdAnyOf(FD, {"make_tuple", "make_pair"}))
       return {Call->arg_begin(), Call->arg_end()};
   return {};
+}
+
+const Expr *keptInitialiser(const VarDecl *VD, const FunctionDecl *FD) {
+  if (!VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !VD->getInit() ||
+      VD->getType()->isReferenceType() || !FD->getBody())
+    return nullptr;
+  class Writes : public RecursiveASTVisitor<Writes> {
+  public:
+    explicit Writes(const VarDecl *VD) : VD(VD) {}
+    bool Found = false;
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      Found |= BO->isAssignmentOp() && names(BO->getLHS());
+      return !Found;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OCE) {
+      const OverloadedOperatorKind K = OCE->getOperator();
+      Found |= K != OO_Subscript && K != OO_Call && OCE->getNumArgs() >= 1 &&
+               names(OCE->getArg(0)) &&
+               (K == OO_Equal || (K >= OO_PlusEqual && K <= OO_PipeEqual));
+      return !Found;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      Found |= UO->getOpcode() == UO_AddrOf && names(UO->getSubExpr());
+      return !Found;
+    }
+    bool VisitVarDecl(VarDecl *Other) {
+      Found |= Other->getType()->isReferenceType() &&
+               !Other->getType().getNonReferenceType().isConstQualified() &&
+               Other->getInit() && names(Other->getInit());
+      return !Found;
+    }
+
+  private:
+    bool names(const Expr *E) const {
+      const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return DRE && DRE->getDecl() == VD;
+    }
+    const VarDecl *VD;
+  };
+  Writes W(VD);
+  W.TraverseStmt(FD->getBody());
+  return W.Found ? nullptr : VD->getInit();
 }
 
 } // namespace clang::tidy::tensor::analysis

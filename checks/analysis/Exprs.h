@@ -72,6 +72,12 @@ int sizesRank(const Expr *E, const ApiModel &Api);
 /// first value (what torch::tensor infers its dtype from).
 int nestedListRank(const Expr *E, const ApiModel &Api,
                    QualType *Leaf = nullptr);
+/// The value local variable \p VD of \p Fn keeps: its initialiser, when
+/// the body never assigns it, takes its address or binds it to a mutable
+/// reference (`auto expanded = tensors[0];`, `float *p = v.data();`); null
+/// for a parameter, a reference, a variable without initialiser or one
+/// written again.
+const Expr *keptInitialiser(const VarDecl *VD, const FunctionDecl *Fn);
 /// The enumerator E names, or null.
 const EnumConstantDecl *enumConstant(const Expr *E);
 /// A constant global's initialiser (kCUDA, kHalf, kFloat32 = at::kFloat),

@@ -129,6 +129,22 @@ void cpu_tensor_inside_forward() {
   (void)y;
 }
 
+// F::mse_loss, smooth_l1_loss and huber_loss reach the loss through
+// broadcast_tensors({input, target}): the list's elements are its tensors.
+void functional_losses(torch::Device device) {
+  auto output = torch::randn({15, 1}).to(device);
+  auto target = torch::randn({15, 1});
+  auto a = F::mse_loss(output, target);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'mse_loss' combines tensors on different devices: 'output' is on 'device' and 'target' is on cpu [tensor-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-4]]:39: note: 'output' is on 'device': moved here
+  // CHECK-MESSAGES: :[[@LINE-4]]:17: note: 'target' is on cpu: created here
+  auto b = F::smooth_l1_loss(torch::ones({15, 1}), output);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'smooth_l1_loss' combines tensors on different devices: 'torch::ones({15, 1})' is on cpu and 'output' is on 'device' [tensor-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-2]]:30: note: 'torch::ones({15, 1})' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE-9]]:39: note: 'output' is on 'device': moved here
+  (void)a, (void)b;
+}
+
 // --- Clean -------------------------------------------------------------------
 
 // Registered buffers and parameters move with their module.
@@ -167,7 +183,10 @@ void clean_indexing_and_functional(torch::Device device) {
   auto seq = torch::randn({3, 2, 5}).to(device);
   auto packed = torch::nn::utils::rnn::pack_padded_sequence(seq, lengths);
   auto shaped = images.expand_as(torch::empty({8, 3, 32, 32}));
-  (void)out, (void)picked, (void)scaled, (void)y, (void)packed, (void)shaped;
+  // The losses promote their input and target (TensorIterator's binary op).
+  auto loss = F::mse_loss(y, torch::zeros_like(y)) + F::huber_loss(y, y.detach()) +
+              F::smooth_l1_loss(y, y.to(torch::kDouble));
+  (void)out, (void)picked, (void)scaled, (void)y, (void)packed, (void)shaped, (void)loss;
 }
 
 // A user module whose forward converts or only promotes its input.

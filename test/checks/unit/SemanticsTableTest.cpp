@@ -171,9 +171,27 @@ TEST(AtenSemanticsTest, OverlayOnBuiltinSchemas) {
 
 // A translation unit laid out as LibTorch's headers are.
 constexpr const char *LibTorchLayout = R"cc(
+namespace std {
+template <class E> class initializer_list {
+  const E *b;
+  unsigned long n;
+  constexpr initializer_list(const E *b, unsigned long n) : b(b), n(n) {}
+
+public:
+  constexpr initializer_list() : b(nullptr), n(0) {}
+};
+template <class T> struct vector {
+  vector();
+  T &operator[](unsigned long);
+};
+} // namespace std
 namespace c10 {
 enum class ScalarType { Float, Half };
-template <typename T> struct ArrayRef { const T *p; unsigned long n; };
+template <typename T> struct ArrayRef {
+  ArrayRef(std::initializer_list<T>);
+  const T *p;
+  unsigned long n;
+};
 } // namespace c10
 namespace at {
 struct TensorBase {};
@@ -209,6 +227,16 @@ struct relu {
   static constexpr const char *schema_str = "relu(Tensor self) -> Tensor";
   static Tensor call(const Tensor &self);
 };
+struct broadcast_tensors {
+  static constexpr const char *schema_str =
+      "broadcast_tensors(Tensor[] tensors) -> Tensor[]";
+  static std::vector<Tensor> call(c10::ArrayRef<Tensor> tensors);
+};
+struct mse_loss {
+  static constexpr const char *schema_str =
+      "mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor";
+  static Tensor call(const Tensor &self, const Tensor &target, long reduction);
+};
 } // namespace _ops
 inline Tensor Tensor::add(const Tensor &other, double alpha) const {
   return _ops::add_Tensor::call(const_cast<Tensor &>(*this), other, alpha);
@@ -229,6 +257,32 @@ inline Tensor combined(const Tensor &x, const Tensor &y) { return x + y; }
 inline Tensor apart(const Tensor &x, const Tensor &y) {
   relu(x);
   return relu(y);
+}
+inline std::vector<Tensor> broadcast_tensors(c10::ArrayRef<Tensor> tensors) {
+  return _ops::broadcast_tensors::call(tensors);
+}
+// F::mse_loss's two shapes: the list's elements through locals, and
+// subscripted in the call; then one past the list's end.
+inline Tensor mse_through_locals(const Tensor &input, const Tensor &target) {
+  std::vector<Tensor> expanded = broadcast_tensors({input, target});
+  auto expanded_input = expanded[0];
+  auto expanded_target = expanded[1];
+  return _ops::mse_loss::call(expanded_input, expanded_target, 1);
+}
+inline Tensor mse_subscripted(const Tensor &input, const Tensor &target) {
+  std::vector<Tensor> expanded = broadcast_tensors({input, target});
+  return _ops::mse_loss::call(expanded[0], expanded[1], 1);
+}
+inline Tensor past_the_list(const Tensor &input, const Tensor &target) {
+  std::vector<Tensor> expanded = broadcast_tensors({input, target});
+  return _ops::mse_loss::call(expanded[1], expanded[2], 1);
+}
+// A local assigned again holds something else: not its initialiser.
+inline Tensor reassigned(const Tensor &input, const Tensor &target,
+                         const Tensor &other) {
+  Tensor a = input;
+  a = other;
+  return _ops::mse_loss::call(a, target, 1);
 }
 } // namespace at
 )cc";
@@ -303,6 +357,27 @@ TEST_F(DerivedSemanticsTest, OnlyTensorsAnOpCombinesShareADevice) {
   const CallSemantics *Apart = of("::at::apart");
   ASSERT_TRUE(Apart);
   EXPECT_EQ(Apart->deviceArguments(), 0u);
+}
+
+TEST_F(DerivedSemanticsTest, ListViewElementsAreTheTensorsTheListWasGiven) {
+  for (const char *Name :
+       {"::at::mse_through_locals", "::at::mse_subscripted"}) {
+    const CallSemantics *S = of(Name);
+    ASSERT_TRUE(S) << Name;
+    EXPECT_EQ(S->param(0).K, ArgumentRole::Device) << Name;
+    EXPECT_EQ(S->param(1).K, ArgumentRole::Device) << Name;
+    EXPECT_EQ(S->deviceArguments(), 2u) << Name;
+  }
+  // expanded[2] is no tensor of the list: only target is known to reach
+  // the loss, alone.
+  const CallSemantics *Past = of("::at::past_the_list");
+  ASSERT_TRUE(Past);
+  EXPECT_EQ(Past->param(0).K, ArgumentRole::None);
+  EXPECT_EQ(Past->deviceArguments(), 1u);
+  const CallSemantics *Again = of("::at::reassigned");
+  ASSERT_TRUE(Again);
+  EXPECT_EQ(Again->param(0).K, ArgumentRole::None);
+  EXPECT_EQ(Again->param(1).K, ArgumentRole::Device);
 }
 
 } // namespace
