@@ -428,6 +428,32 @@ bool ApiModel::isFromBlob(const FunctionDecl *FD) const {
          FD->getName() == "from_blob" && isApiFunction(FD);
 }
 
+bool ApiModel::isDataPointerMethod(const CXXMethodDecl *MD) const {
+  return MD && MD->getIdentifier() && isTensorClass(MD->getParent()) &&
+         llvm::is_contained({llvm::StringRef("data_ptr"),
+                             llvm::StringRef("data"),
+                             llvm::StringRef("mutable_data_ptr"),
+                             llvm::StringRef("const_data_ptr")},
+                            MD->getName());
+}
+
+bool ApiModel::isHostImageClass(const CXXRecordDecl *RD) const {
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
+    RD = Spec->getSpecializedTemplate()->getTemplatedDecl();
+  return RD && nameListed(RD, {"::cv::Mat", "::cv::Mat_"});
+}
+
+bool ApiModel::isHostImagePixels(const NamedDecl *D) const {
+  if (!D || !D->getIdentifier())
+    return false;
+  if (const auto *FD = dyn_cast<FieldDecl>(D))
+    return FD->getName() == "data" &&
+           isHostImageClass(dyn_cast<CXXRecordDecl>(FD->getParent()));
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(D))
+    return MD->getName() == "ptr" && isHostImageClass(MD->getParent());
+  return false;
+}
+
 std::optional<DType> ApiModel::dtypeOfElementType(QualType T,
                                                   const ASTContext &Ctx) const {
   T = T.getCanonicalType().getUnqualifiedType();

@@ -161,6 +161,15 @@ public:
   /// torch::from_blob / tt::from_blob: a tensor over the caller's buffer,
   /// read as the dtype its options give (the default dtype without one).
   bool isFromBlob(const FunctionDecl *FD) const;
+  /// A tensor method that returns a raw pointer to its elements, in the
+  /// tensor's device memory: data_ptr, data, mutable_data_ptr,
+  /// const_data_ptr.
+  bool isDataPointerMethod(const CXXMethodDecl *MD) const;
+  /// OpenCV's image class (cv::Mat, cv::Mat_<T>): pixels in host memory,
+  /// behind its `data` member and ptr<T>() (cv::cuda::GpuMat is not one).
+  bool isHostImageClass(const CXXRecordDecl *RD) const;
+  /// A host image's pixels: cv::Mat's `data` member or its ptr<T>().
+  bool isHostImagePixels(const NamedDecl *D) const;
   /// The dtype whose elements have the layout of the C++ type \p T:
   /// float, double, bool, 16/32/64-bit signed integers, c10::Half and
   /// c10::BFloat16. None for the character types (a byte buffer may hold

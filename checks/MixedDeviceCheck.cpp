@@ -6,6 +6,8 @@
 namespace clang::tidy::tensor {
 
 bool MixedDeviceCheck::checkSite(const Site &S, ASTContext &Ctx) {
+  if (S.K == Site::FromBlob)
+    return checkFromBlob(S, Ctx);
   if (S.K != Site::Combine)
     return false;
   // ATen moves a 0-dim cpu tensor to the others' device: only an operand
@@ -28,6 +30,45 @@ bool MixedDeviceCheck::checkSite(const Site &S, ASTContext &Ctx) {
       return true; // one warning per site
     }
   return false;
+}
+
+// from_blob does not copy: the tensor it makes reads the buffer's memory
+// as memory of the tensor's device. A cuda tensor over host memory fails
+// in LibTorch's getDeviceFromPtr or reads out of bounds in its kernels; a
+// cpu tensor over a cuda tensor's memory crashes at its first read.
+bool MixedDeviceCheck::checkFromBlob(const Site &S, ASTContext &Ctx) {
+  if (S.BufferMemory == Site::Memory::Unknown || S.Operands.size() != 2)
+    return false;
+  const Operand &Made = S.Operands[0], &Memory = S.Operands[1];
+  // A cpu tensor may be pinned, and a cuda tensor over pinned memory is
+  // fine: only a cuda tensor's memory counts among tensors.
+  if (S.BufferMemory == Site::Memory::Tensor &&
+      !(Memory.Fact.Device.isKnown() && Memory.Fact.Device.IsCuda))
+    return false;
+  if (!provablyDifferent(Made.Fact.Device, Memory.Fact.Device))
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (S.BufferMemory == Site::Memory::Host)
+    diag(SM.getExpansionLoc(Made.E->getBeginLoc()),
+         "from_blob wraps host memory %1 as a tensor on %0; it does not "
+         "copy (wrap it on the cpu, then move the tensor)")
+        << Made.Fact.Device.describe() << nameOf(Made.E, Ctx);
+  else
+    diag(SM.getExpansionLoc(Made.E->getBeginLoc()),
+         "from_blob wraps %1, memory of %2 on %3, as a tensor on %0; it "
+         "does not copy")
+        << Made.Fact.Device.describe() << nameOf(Made.E, Ctx)
+        << nameOf(Memory.E, Ctx) << Memory.Fact.Device.describe();
+  if (const Expr *Named = fromBlobOptions(S))
+    diag(SM.getExpansionLoc(Named->getBeginLoc()), "%0 is asked for here",
+         DiagnosticIDs::Note)
+        << Made.Fact.Device.describe();
+  else
+    diag(SM.getExpansionLoc(S.Call->getExprLoc()), "no device given: the cpu",
+         DiagnosticIDs::Note);
+  if (S.BufferMemory == Site::Memory::Tensor)
+    noteDeviceOrigin(Memory, Ctx);
+  return true;
 }
 
 } // namespace clang::tidy::tensor

@@ -24,6 +24,9 @@ public:
 
 protected:
   bool checkSite(const Site &S, ASTContext &Ctx) override;
+
+private:
+  bool checkFromBlob(const Site &S, ASTContext &Ctx);
 };
 
 } // namespace clang::tidy::tensor

@@ -66,21 +66,13 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
         << Buffer.Fact.Type.describe() << DTypeFact::known(*Held).describe();
     // Where the dtype comes from: the argument that names it, else the
     // default dtype (from_blob's options default to it).
-    const auto *Call = cast<CallExpr>(S.Call);
-    const Expr *Named = nullptr;
-    for (unsigned I = 1; I < Call->getNumArgs(); ++I) {
-      const Expr *A = Call->getArg(I);
-      const CXXRecordDecl *RD =
-          A->getType().getNonReferenceType()->getAsCXXRecordDecl();
-      if (!isa<CXXDefaultArgExpr>(A) && Api.isTensorOptionsClass(RD))
-        Named = A;
-    }
+    const Expr *Named = fromBlobOptions(S);
     if (Named)
       diag(SM.getExpansionLoc(Named->getBeginLoc()), "%0 is asked for here",
            DiagnosticIDs::Note)
           << Buffer.Fact.Type.describe();
     else
-      diag(SM.getExpansionLoc(Call->getExprLoc()),
+      diag(SM.getExpansionLoc(S.Call->getExprLoc()),
            "no dtype given: the default dtype, %0", DiagnosticIDs::Note)
           << Buffer.Fact.Type.describe();
     return true;

@@ -157,6 +157,19 @@ std::string SiteCheck::calleeName(const Site &S) {
   return "'" + FD->getNameAsString() + "'";
 }
 
+const Expr *SiteCheck::fromBlobOptions(const Site &S) const {
+  const auto *Call = cast<CallExpr>(S.Call);
+  const Expr *Named = nullptr;
+  for (unsigned I = 1; I < Call->getNumArgs(); ++I) {
+    const Expr *A = Call->getArg(I);
+    const CXXRecordDecl *RD =
+        A->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    if (!isa<CXXDefaultArgExpr>(A) && Api.isTensorOptionsClass(RD))
+      Named = A;
+  }
+  return Named;
+}
+
 void SiteCheck::noteDeviceOrigin(const Operand &O, ASTContext &Ctx) {
   const Origin &Or = O.Fact.DeviceOrigin;
   if (!Or.valid())

@@ -44,6 +44,9 @@ protected:
   void noteModuleDevice(const Expr *Module, const ModuleFact &M,
                         ASTContext &Ctx);
   void noteModuleType(const Expr *Module, const ModuleFact &M, ASTContext &Ctx);
+  /// The TensorOptions argument written in a from_blob call, or null (the
+  /// defaults: the default dtype, the cpu).
+  const Expr *fromBlobOptions(const Site &S) const;
   /// The callee as users name it: 'operator+', 'matmul', 'forward'.
   static std::string calleeName(const Site &S);
   /// The translation unit's analysis state, for questions a check asks it

@@ -56,9 +56,16 @@ struct Site {
   ModuleFact Module;
   /// The module's class (LinearImpl, a user module, torch::jit::Module).
   const CXXRecordDecl *ModuleClass = nullptr;
-  /// FromBlob only: the C++ type of the buffer's elements; the one operand
-  /// is the buffer, with the tensor from_blob makes of it as its fact.
+  /// FromBlob only: the C++ type of the buffer's elements; the first
+  /// operand is the buffer, with the tensor from_blob makes of it as its
+  /// fact.
   QualType BufferElement;
+  /// FromBlob only: where the buffer's memory is, when the code shows it.
+  /// Host: a container's data(), an array, an image's pixels; the second
+  /// operand is that expression, on the cpu. Tensor: a tensor's data_ptr();
+  /// the second operand is that tensor.
+  enum class Memory : uint8_t { Unknown, Host, Tensor };
+  Memory BufferMemory = Memory::Unknown;
   /// ClassIndices only: operands are the target, then the input; a target
   /// of the input's rank holds probabilities instead (cross_entropy).
   bool ProbabilitiesWhenSameShape = false;

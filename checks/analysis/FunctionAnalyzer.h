@@ -144,6 +144,9 @@ private:
   void assignTensor(const Expr *LHS, const TensorFact &F);
   void declare(const VarDecl *VD);
   void recordSites(const Expr *E);
+  /// Where a from_blob buffer's memory is, as far as the code shows it;
+  /// \p Source receives the host expression or the tensor (Site.h).
+  Site::Memory bufferMemory(const Expr *Buffer, Operand &Source);
 
   Session &State; // the translation unit's caches (Session.h)
   const FunctionDecl *Fn;

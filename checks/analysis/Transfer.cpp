@@ -252,6 +252,10 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
       Site S = NewSite(Site::FromBlob);
       S.BufferElement = Element;
       S.Operands.push_back({Buffer, evalTensor(CE)});
+      Operand Source;
+      S.BufferMemory = bufferMemory(Buffer, Source);
+      if (S.BufferMemory != Site::Memory::Unknown)
+        S.Operands.push_back(Source);
       Sites.push_back(std::move(S));
     }
     return;
@@ -283,6 +287,78 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
       Sites.push_back(
           ClassIndexSite(Target, In, Sem->ProbabilitiesWhenSameShape));
   }
+}
+
+Site::Memory FunctionAnalyzer::bufferMemory(const Expr *E, Operand &Source) {
+  auto Host = [&](const Expr *At) {
+    TensorFact F = TensorFact::unknown();
+    F.Device = DeviceFact::cpu();
+    Source = {At, F};
+    return Site::Memory::Host;
+  };
+  // Through a local pointer that keeps its initialiser, casts (they change
+  // the element type, not where the memory is) and pointer arithmetic.
+  bool ThroughVariable = false;
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreParenCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && BO->isAdditiveOp() && BO->getLHS()->getType()->isPointerType()) {
+      E = BO->getLHS();
+      continue;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (VD && VD->getType()->isArrayType())
+        return Host(E);
+      const Expr *Init = VD ? keptInitialiser(VD, Fn) : nullptr;
+      if (!Init)
+        return Site::Memory::Unknown;
+      E = Init;
+      ThroughVariable = true;
+      continue;
+    }
+    if (isa<CXXNewExpr>(E))
+      return Host(E);
+    // &v[0], &image.at<float>(0, 0): an element of a host container.
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_AddrOf) {
+      const ValueDecl *V = elementContainer(UO->getSubExpr());
+      const auto *RD =
+          V ? V->getType().getNonReferenceType()->getAsCXXRecordDecl()
+            : nullptr;
+      if (RD &&
+          (isStdAnyOf(RD, {"vector", "array"}) || Api.isHostImageClass(RD)))
+        return Host(E);
+      return Site::Memory::Unknown;
+    }
+    // image.data: an OpenCV image's pixels.
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return Api.isHostImagePixels(ME->getMemberDecl()) ? Host(E)
+                                                        : Site::Memory::Unknown;
+    const auto *MCE = dyn_cast<CXXMemberCallExpr>(E);
+    const CXXMethodDecl *MD = MCE ? MCE->getMethodDecl() : nullptr;
+    if (!MD)
+      return Site::Memory::Unknown;
+    if (Api.isDataPointerMethod(MD)) {
+      // A tensor's memory. Read through a variable, the tensor must be one
+      // the function never sets again, so that what is known of it here is
+      // what it was when the pointer was taken.
+      const Expr *T = MCE->getImplicitObjectArgument();
+      if (ThroughVariable) {
+        const auto *TV = dyn_cast_or_null<VarDecl>(referencedVar(T));
+        if (!TV || !keptInitialiser(TV, Fn))
+          return Site::Memory::Unknown;
+      }
+      Source = {T, evalTensor(T)};
+      return Site::Memory::Tensor;
+    }
+    if ((isStd(MD, "data") &&
+         isStdAnyOf(MD->getParent(), {"vector", "array", "basic_string"})) ||
+        Api.isHostImagePixels(MD))
+      return Host(E);
+    return Site::Memory::Unknown;
+  }
+  return Site::Memory::Unknown;
 }
 
 // What a method call on a vector of tensors does to its elements.
