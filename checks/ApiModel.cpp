@@ -437,9 +437,16 @@ bool ApiModel::isDataPointerMethod(const CXXMethodDecl *MD) const {
                             MD->getName());
 }
 
-bool ApiModel::isHostImageClass(const CXXRecordDecl *RD) const {
+// A class template's specialization as its template's record (cv::Mat_<float>
+// as cv::Mat_), any other class as itself.
+static const CXXRecordDecl *templateRecord(const CXXRecordDecl *RD) {
   if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
-    RD = Spec->getSpecializedTemplate()->getTemplatedDecl();
+    return Spec->getSpecializedTemplate()->getTemplatedDecl();
+  return RD;
+}
+
+bool ApiModel::isHostImageClass(const CXXRecordDecl *RD) const {
+  RD = templateRecord(RD);
   return RD && nameListed(RD, {"::cv::Mat", "::cv::Mat_"});
 }
 
@@ -452,6 +459,78 @@ bool ApiModel::isHostImagePixels(const NamedDecl *D) const {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(D))
     return MD->getName() == "ptr" && isHostImageClass(MD->getParent());
   return false;
+}
+
+ApiModel::ImageCall ApiModel::imageCall(const FunctionDecl *FD) const {
+  if (!FD)
+    return ImageCall::None;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
+    const CXXRecordDecl *RD = MD->getParent();
+    if (nameListed(RD, {"::cv::VideoCapture"}))
+      return MD->getOverloadedOperator() == OO_GreaterGreater ||
+                     (MD->getIdentifier() && MD->getName() == "read")
+                 ? ImageCall::Grab
+                 : ImageCall::None;
+    if (!isHostImageClass(RD))
+      return ImageCall::None;
+    if (MD->getOverloadedOperator() == OO_Call)
+      return ImageCall::Header; // image(roi)
+    if (!MD->getIdentifier())
+      return ImageCall::None;
+    return llvm::StringSwitch<ImageCall>(MD->getName())
+        .Case("convertTo", ImageCall::Convert)
+        .Case("copyTo", ImageCall::Copy)
+        .Case("create", ImageCall::Create)
+        .Cases("clone", "rowRange", "colRange", "row", "col", "reshape",
+               ImageCall::Header)
+        .Cases("at", "ptr", "setTo", "begin", "end", ImageCall::Pixels)
+        .Default(ImageCall::None);
+  }
+  if (nameListed(FD, {"::cv::imread"}))
+    return ImageCall::Read;
+  if (nameListed(FD, {"::cv::cvtColor", "::cv::resize", "::cv::flip",
+                      "::cv::GaussianBlur", "::cv::blur", "::cv::medianBlur",
+                      "::cv::warpAffine", "::cv::warpPerspective",
+                      "::cv::copyMakeBorder"}))
+    return ImageCall::Keep;
+  return ImageCall::None;
+}
+
+int ApiModel::imageTypeParameter(const FunctionDecl *FD) const {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+  if (!MD || !isHostImageClass(MD->getParent()))
+    return -1;
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+    const IdentifierInfo *II = FD->getParamDecl(I)->getIdentifier();
+    if (II && (II->getName() == "type" || II->getName() == "_type" ||
+               II->getName() == "rtype"))
+      return static_cast<int>(I);
+  }
+  return -1;
+}
+
+ApiModel::ImageArgument ApiModel::imageArgument(const CXXRecordDecl *RD) const {
+  if (!RD || !RD->getIdentifier())
+    return ImageArgument::None;
+  if (nameListed(RD, {"::cv::_InputArray"}))
+    return ImageArgument::Input;
+  if (nameListed(RD, {"::cv::_OutputArray", "::cv::_InputOutputArray"}))
+    return ImageArgument::Output;
+  return ImageArgument::None;
+}
+
+bool ApiModel::isImageScalar(const CXXRecordDecl *RD) const {
+  RD = templateRecord(RD);
+  return RD && nameListed(RD, {"::cv::Scalar_"});
+}
+
+std::optional<DType> ApiModel::dtypeOfImageDepth(int64_t Depth) const {
+  // By CV_MAT_DEPTH: CV_8U, CV_8S, CV_16U (no dtype here), CV_16S, CV_32S,
+  // CV_32F, CV_64F, CV_16F.
+  static constexpr std::optional<DType> ByDepth[8] = {
+      DType::UInt8, DType::Int8,    std::nullopt,   DType::Int16,
+      DType::Int32, DType::Float32, DType::Float64, DType::Float16};
+  return ByDepth[Depth & 7];
 }
 
 std::optional<DType> ApiModel::dtypeOfElementType(QualType T,

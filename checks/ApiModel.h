@@ -170,6 +170,42 @@ public:
   bool isHostImageClass(const CXXRecordDecl *RD) const;
   /// A host image's pixels: cv::Mat's `data` member or its ptr<T>().
   bool isHostImagePixels(const NamedDecl *D) const;
+  /// What an OpenCV call does to the depth (element type) of the image it
+  /// writes: cv::imread (8-bit unless its flags ask for any depth),
+  /// VideoCapture's `>>` and read() (8-bit frames), src.convertTo(dst,
+  /// rtype), the image functions whose dst keeps src's depth (cvtColor,
+  /// resize, flip, the blurs, the warps, copyMakeBorder),
+  /// src.copyTo(dst), image.create(rows, cols, type); Header for a new
+  /// header of its object's pixels (clone, roi, row and column ranges,
+  /// reshape); Pixels for an access to its pixels that keeps its depth
+  /// (at, ptr, setTo, begin, end); None for anything else.
+  enum class ImageCall {
+    None,
+    Read,
+    Grab,
+    Convert,
+    Keep,
+    Copy,
+    Create,
+    Header,
+    Pixels
+  };
+  ImageCall imageCall(const FunctionDecl *FD) const;
+  /// The parameter of an OpenCV call or constructor that takes a matrix
+  /// type (`type` of cv::Mat(rows, cols, type) and create, `rtype` of
+  /// convertTo), or -1.
+  int imageTypeParameter(const FunctionDecl *FD) const;
+  /// OpenCV's argument wrappers, which an image passed to its functions is
+  /// built into: _InputArray reads it; _OutputArray and _InputOutputArray
+  /// may write it.
+  enum class ImageArgument { None, Input, Output };
+  ImageArgument imageArgument(const CXXRecordDecl *RD) const;
+  /// cv::Scalar: assigned to an image, it sets the pixels, not the depth.
+  bool isImageScalar(const CXXRecordDecl *RD) const;
+  /// The dtype of an OpenCV depth (CV_8U ... CV_16F, the low 3 bits of a
+  /// matrix type such as CV_32FC3); none for CV_16U, which has no dtype
+  /// here.
+  std::optional<DType> dtypeOfImageDepth(int64_t Depth) const;
   /// The dtype whose elements have the layout of the C++ type \p T:
   /// float, double, bool, 16/32/64-bit signed integers, c10::Half and
   /// c10::BFloat16. None for the character types (a byte buffer may hold

@@ -58,12 +58,22 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
     // read as float32 gives garbage values, not an error.
     const Operand &Buffer = S.Operands.front();
     std::optional<DType> Held = Api.dtypeOfElementType(S.BufferElement, Ctx);
+    // An OpenCV image's `data` is bytes whatever its depth.
+    const bool FromImage = !Held && S.ImageElement;
+    if (FromImage)
+      Held = S.ImageElement;
     if (!Held || !Buffer.Fact.Type.isKnown() || Buffer.Fact.Type.Type == *Held)
       return false;
-    diag(SM.getExpansionLoc(Buffer.E->getBeginLoc()),
-         "from_blob reads %0, a buffer of %1, as %2; its elements are %3")
-        << nameOf(Buffer.E, Ctx) << S.BufferElement.getUnqualifiedType()
-        << Buffer.Fact.Type.describe() << DTypeFact::known(*Held).describe();
+    if (FromImage)
+      diag(SM.getExpansionLoc(Buffer.E->getBeginLoc()),
+           "from_blob reads %0, the pixels of image '%1', as %2; they are %3")
+          << nameOf(Buffer.E, Ctx) << S.Image->getName()
+          << Buffer.Fact.Type.describe() << DTypeFact::known(*Held).describe();
+    else
+      diag(SM.getExpansionLoc(Buffer.E->getBeginLoc()),
+           "from_blob reads %0, a buffer of %1, as %2; its elements are %3")
+          << nameOf(Buffer.E, Ctx) << S.BufferElement.getUnqualifiedType()
+          << Buffer.Fact.Type.describe() << DTypeFact::known(*Held).describe();
     // Where the dtype comes from: the argument that names it, else the
     // default dtype (from_blob's options default to it).
     const Expr *Named = fromBlobOptions(S);

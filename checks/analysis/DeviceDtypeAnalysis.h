@@ -25,6 +25,7 @@
 #include "Lattice.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace clang::tidy::tensor {
@@ -66,6 +67,11 @@ struct Site {
   /// the second operand is that tensor.
   enum class Memory : uint8_t { Unknown, Host, Tensor };
   Memory BufferMemory = Memory::Unknown;
+  /// FromBlob only: the buffer is an OpenCV image's pixels (`image.data`),
+  /// the image variable, and the dtype of its elements when every write to
+  /// it agrees (Images.h).
+  const VarDecl *Image = nullptr;
+  std::optional<DType> ImageElement;
   /// ClassIndices only: operands are the target, then the input; a target
   /// of the input's rank holds probabilities instead (cross_entropy).
   bool ProbabilitiesWhenSameShape = false;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionAnalyzer.h"
+#include "Images.h"
 #include "Members.h"
 #include "Modules.h"
 #include "clang/AST/ExprCXX.h"
@@ -256,6 +257,15 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
       S.BufferMemory = bufferMemory(Buffer, Source);
       if (S.BufferMemory != Site::Memory::Unknown)
         S.Operands.push_back(Source);
+      // image.data: an `uchar *` whatever the pixels are; the image's depth
+      // says what they are.
+      if (S.BufferMemory == Site::Memory::Host)
+        if (const auto *ME = dyn_cast<MemberExpr>(Source.E))
+          if (const auto *VD =
+                  dyn_cast_or_null<VarDecl>(referencedVar(ME->getBase()))) {
+            S.Image = VD;
+            S.ImageElement = imageElementType(VD, Fn, Api);
+          }
       Sites.push_back(std::move(S));
     }
     return;
