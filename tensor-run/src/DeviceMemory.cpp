@@ -4,11 +4,10 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <map>
 #include <mutex>
 #include <new>
-#include <optional>
 #include <string>
+#include <unordered_set>
 
 #include "Conversions.h"
 #include "DeviceGuard.h"
@@ -23,43 +22,8 @@ namespace {
 constexpr std::size_t kHeader = 64;
 static_assert(sizeof(Block) <= kHeader);
 
-// The live allocations' address ranges, [begin, end) by begin: which
-// memory from_blob is handed (CUDAHooks::getDeviceFromPtr), as the driver's
-// cudaPointerGetAttributes tells device, pinned and plain host memory apart.
-class Ranges {
- public:
-  void add(const void* p, std::size_t n, c10::DeviceIndex device) {
-    const auto b = reinterpret_cast<std::uintptr_t>(p);
-    std::lock_guard<std::mutex> lock(mu_);
-    live_[b] = {b + n, device};
-  }
-  void remove(const void* p) {
-    std::lock_guard<std::mutex> lock(mu_);
-    live_.erase(reinterpret_cast<std::uintptr_t>(p));
-  }
-  // The device of the range holding p (its first byte to its last).
-  std::optional<c10::DeviceIndex> find(const void* p) {
-    const auto a = reinterpret_cast<std::uintptr_t>(p);
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = live_.upper_bound(a);
-    if (it == live_.begin()) return std::nullopt;
-    --it;
-    if (a >= it->second.first) return std::nullopt;
-    return it->second.second;
-  }
-
- private:
-  std::mutex mu_;
-  std::map<std::uintptr_t, std::pair<std::uintptr_t, c10::DeviceIndex>> live_;
-};
-Ranges& device_ranges() {
-  static auto* r = new Ranges;  // leaked: storages die after static destructors
-  return *r;
-}
-
 void free_block(void* ctx) {
   auto* b = static_cast<Block*>(ctx);
-  device_ranges().remove(reinterpret_cast<char*>(b) + kHeader);
   if (ConversionSite* site = b->unread.exchange(nullptr, std::memory_order_acq_rel))
     report_discarded(site);  // takes ownership; never throws
   b->~Block();
@@ -89,7 +53,6 @@ c10::DataPtr allocate_on(c10::DeviceIndex device, std::size_t n) {
   auto* b = new (raw) Block;
   b->bytes = n;
   b->device = device;
-  device_ranges().add(static_cast<char*>(raw) + kHeader, n, device);
   return c10::DataPtr(static_cast<char*>(raw) + kHeader, b, &free_block, where);
 }
 
@@ -106,15 +69,23 @@ class DeviceAllocator final : public HostMemoryAllocator {
   c10::DeviceIndex index_;
 };
 
-// Pinned host memory: ordinary memory whose ranges are remembered, so that
-// is_pinned() answers for any address in it as cudaHostAlloc'd memory would.
-Ranges& pinned() {
-  static auto* r = new Ranges;  // leaked: storages die after static destructors
+// Pinned host memory: ordinary memory whose base pointers are remembered,
+// so is_pinned() answers as cudaHostAlloc'd memory would.
+struct PinnedRegistry {
+  std::mutex mu;
+  std::unordered_set<const void*> live;
+};
+PinnedRegistry& pinned() {
+  static auto* r = new PinnedRegistry;  // leaked: storages die after static destructors
   return *r;
 }
 
 void free_pinned(void* data) {
-  pinned().remove(data);
+  {
+    auto& r = pinned();
+    std::lock_guard<std::mutex> lock(r.mu);
+    r.live.erase(data);
+  }
   std::free(data);
 }
 
@@ -129,7 +100,11 @@ class PinnedAllocator final : public HostMemoryAllocator {
     if (!p)
       TORCH_CHECK_WITH(OutOfMemoryError, false, "CUDA out of memory. Tried to allocate ", bytes_text(n),
                        " of pinned host memory");
-    pinned().add(p, n, -1);
+    {
+      auto& r = pinned();
+      std::lock_guard<std::mutex> lock(r.mu);
+      r.live.insert(p);
+    }
     return c10::DataPtr(p, p, &free_pinned, c10::Device(c10::DeviceType::CPU));
   }
   c10::DeleterFnPtr raw_deleter() const override { return &free_pinned; }
@@ -157,10 +132,11 @@ c10::Allocator* pinned_allocator() {
   return &a;
 }
 
-bool is_pinned(const void* data) { return data && pinned().find(data).has_value(); }
-
-std::optional<c10::DeviceIndex> device_holding(const void* data) {
-  return data ? device_ranges().find(data) : std::nullopt;
+bool is_pinned(const void* data) {
+  if (!data) return false;
+  auto& r = pinned();
+  std::lock_guard<std::mutex> lock(r.mu);
+  return r.live.count(data) != 0;
 }
 
 Block* block_of(const c10::DataPtr& data) {

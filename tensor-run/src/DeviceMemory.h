@@ -14,7 +14,6 @@
 
 #include <atomic>
 #include <cstddef>
-#include <optional>
 
 namespace tensor_run {
 
@@ -40,14 +39,9 @@ c10::Allocator* device_allocator();
 /// (for factories that name their device).
 c10::Allocator* device_allocator(c10::DeviceIndex index);
 
-/// Host memory that pin_memory() returns; is_pinned() tells any address in
-/// it apart.
+/// Host memory that pin_memory() returns; is_pinned() tells it apart.
 c10::Allocator* pinned_allocator();
 bool is_pinned(const void* data);
-
-/// The emulated device whose live allocation holds \p data (any address
-/// in it), or none: host memory, or freed.
-std::optional<c10::DeviceIndex> device_holding(const void* data);
 
 /// The Block of a storage's DataPtr when this allocator made it, else null
 /// (a storage that wraps a cpu kernel's output, a cpu storage).

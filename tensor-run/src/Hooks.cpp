@@ -9,7 +9,6 @@
 #include <c10/util/Exception.h>
 
 #include <mutex>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,7 +16,6 @@
 #include "DeviceGuard.h"
 #include "DeviceMemory.h"
 #include "Generators.h"
-#include "Recorder.h"
 #include "TorchVersion.h"
 
 namespace at {
@@ -53,23 +51,10 @@ struct TensorRunCUDAHooks : public CUDAHooksInterface {
   bool hasPrimaryContext(Index device_index) const override {
     return device_index >= 0 && device_index < tensor_run::device_count();
   }
-  Device getDeviceFromPtr(void* data) const override {
-    // from_blob(ptr, ..., kCUDA) asks where the caller's memory is, as the
-    // real hooks ask cudaPointerGetAttributes: an emulated device's
-    // allocation is on that device, pinned memory is reachable from the
-    // current one, and plain host memory is the error the real hooks raise
-    // (a cuda tensor over it would make kernels read host addresses).
-    if (std::optional<DeviceIndex> device = tensor_run::device_holding(data)) return Device(DeviceType::CUDA, *device);
-    const Device current(DeviceType::CUDA, tensor_run::current_device());
-    if (data && !tensor_run::is_pinned(data)) {
-      tensor_run::Violation v;
-      v.kind = tensor_run::ViolationKind::Device;
-      v.op = "from_blob";
-      v.message = "The specified pointer resides on host memory and is not registered with any CUDA device.";
-      v.devices = {current.str(), "cpu"};
-      tensor_run::report(v);  // raise mode throws
-    }
-    return current;
+  Device getDeviceFromPtr(void*) const override {
+    // from_blob(ptr, ..., kCUDA): the memory is the caller's; it is on the
+    // current device as far as anyone can tell.
+    return Device(DeviceType::CUDA, tensor_run::current_device());
   }
   Allocator* getPinnedMemoryAllocator() const override { return tensor_run::pinned_allocator(); }
   Allocator* getCUDADeviceAllocator() const override { return tensor_run::device_allocator(); }

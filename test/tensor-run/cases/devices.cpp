@@ -1,7 +1,5 @@
 // Device rules: 0-dim cpu scalars, cross-device copies, indices, joins, two
 // devices, an invalid device.
-#include <vector>
-
 #include "cases.h"
 
 using cases::cuda;
@@ -94,27 +92,6 @@ TT_CASE(cat_bug) {
   auto joined = torch::cat({a, b}); // BUG(tensor-mixed-device)
   auto stacked = torch::stack({a, torch::ones({2, 3})}); // BUG(tensor-mixed-device)
   expect(joined.size(0) == 3 && stacked.size(0) == 2, "record mode continues");
-}
-
-// from_blob does not copy: a cuda tensor must wrap device memory (or
-// pinned host memory, which the device reaches).
-TT_CASE(from_blob_clean) {
-  auto dev = torch::arange(12, torch::kFloat).to(cuda());
-  auto view = torch::from_blob(dev.data_ptr<float>() + 4, {8}, torch::TensorOptions().device(cuda()));
-  expect(view.is_cuda() && view.sum().item<float>() == 4 + 5 + 6 + 7 + 8 + 9 + 10 + 11, "a view of device memory");
-  auto pinned = torch::ones({6}).pin_memory();
-  auto mapped = torch::from_blob(pinned.data_ptr<float>() + 2, {4}, torch::TensorOptions().device(cuda()));
-  expect(mapped.is_cuda() && mapped.sum().item<float>() == 4, "pinned host memory");
-  std::vector<float> host(6, 1.0f);
-  auto wrapped = torch::from_blob(host.data(), {6}).to(cuda());
-  expect(wrapped.is_cuda() && wrapped.sum().item<float>() == 6, "host memory wrapped on the cpu, then moved");
-}
-
-TT_CASE(from_blob_bug) {
-  // GPU: raises "resides on host memory"
-  std::vector<float> host(6, 1.0f);
-  auto t = torch::from_blob(host.data(), {6}, torch::TensorOptions().device(cuda())); // BUG(tensor-mixed-device)
-  expect(t.is_cuda(), "record mode continues");
 }
 
 // Run with --devices 2.
