@@ -519,6 +519,19 @@ ApiModel::ImageArgument ApiModel::imageArgument(const CXXRecordDecl *RD) const {
   return ImageArgument::None;
 }
 
+bool ApiModel::imageOverCallerMemory(const CXXConstructorDecl *Ctor) const {
+  if (!Ctor || !isHostImageClass(Ctor->getParent()))
+    return false;
+  return llvm::any_of(Ctor->parameters(), [](const ParmVarDecl *P) {
+    return P->getType()->isPointerType() && P->getIdentifier() &&
+           P->getName() == "data";
+  });
+}
+
+bool ApiModel::isHostRegistration(const FunctionDecl *FD) const {
+  return FD && FD->getIdentifier() && FD->getName() == "cudaHostRegister";
+}
+
 bool ApiModel::isImageScalar(const CXXRecordDecl *RD) const {
   RD = templateRecord(RD);
   return RD && nameListed(RD, {"::cv::Scalar_"});

@@ -200,6 +200,11 @@ public:
   /// may write it.
   enum class ImageArgument { None, Input, Output };
   ImageArgument imageArgument(const CXXRecordDecl *RD) const;
+  /// A cv::Mat constructor that makes a header over memory it is given (a
+  /// `void *data` parameter), which may be pinned or device-mapped.
+  bool imageOverCallerMemory(const CXXConstructorDecl *Ctor) const;
+  /// cudaHostRegister: host memory the device can then reach.
+  bool isHostRegistration(const FunctionDecl *FD) const;
   /// cv::Scalar: assigned to an image, it sets the pixels, not the depth.
   bool isImageScalar(const CXXRecordDecl *RD) const;
   /// The dtype of an OpenCV depth (CV_8U ... CV_16F, the low 3 bits of a

@@ -365,7 +365,8 @@ const Expr *listViewElement(const CXXOperatorCallExpr *OCE,
   if (OCE->getOperator() != OO_Subscript || OCE->getNumArgs() != 2)
     return nullptr;
   Expr::EvalResult Index;
-  if (!OCE->getArg(1)->EvaluateAsInt(Index, FD->getASTContext()) ||
+  if (OCE->getArg(1)->isValueDependent() ||
+      !OCE->getArg(1)->EvaluateAsInt(Index, FD->getASTContext()) ||
       Index.Val.getInt().isNegative())
     return nullptr;
   const uint64_t K = Index.Val.getInt().getZExtValue();

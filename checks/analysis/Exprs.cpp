@@ -286,22 +286,60 @@ llvm::SmallVector<const Expr *, 4> tupleArguments(const Expr *E) {
 }
 
 const Expr *keptInitialiser(const VarDecl *VD, const FunctionDecl *FD) {
+  // A variable of another function (captured by a lambda, whose body is
+  // analysed on its own) may be written where this body does not show.
+  const auto *Owner =
+      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
   if (!VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !VD->getInit() ||
-      VD->getType()->isReferenceType() || !FD->getBody())
+      VD->getType()->isReferenceType() || !FD->getBody() || !Owner ||
+      Owner->getCanonicalDecl() != FD->getCanonicalDecl())
     return nullptr;
   class Writes : public RecursiveASTVisitor<Writes> {
   public:
     explicit Writes(const VarDecl *VD) : VD(VD) {}
     bool Found = false;
     bool VisitBinaryOperator(BinaryOperator *BO) {
-      Found |= BO->isAssignmentOp() && names(BO->getLHS());
+      Found |= BO->isAssignmentOp() &&
+               (names(BO->getLHS()) || element(BO->getLHS()));
       return !Found;
     }
     bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OCE) {
       const OverloadedOperatorKind K = OCE->getOperator();
-      Found |= K != OO_Subscript && K != OO_Call && OCE->getNumArgs() >= 1 &&
-               names(OCE->getArg(0)) &&
-               (K == OO_Equal || (K >= OO_PlusEqual && K <= OO_PipeEqual));
+      Found |= OCE->getNumArgs() >= 1 &&
+               (K == OO_Equal || (K >= OO_PlusEqual && K <= OO_PipeEqual)) &&
+               (names(OCE->getArg(0)) || element(OCE->getArg(0)));
+      return !Found;
+    }
+    // A method that may change the variable (v.erase(...)); reading an
+    // element (v[i], v.at(i)) does not.
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
+      const CXXMethodDecl *MD = MCE->getMethodDecl();
+      Found |= MD && !MD->isConst() &&
+               names(MCE->getImplicitObjectArgument()) &&
+               !isStdAnyOf(MD, {"at", "front", "back", "data", "begin", "end",
+                                "size", "empty"});
+      return !Found;
+    }
+    // Bound to a non-const reference: std::swap(p, q), std::tie(p, n),
+    // a `float *&` out-parameter.
+    bool VisitCallExpr(CallExpr *CE) {
+      const FunctionDecl *Callee = CE->getDirectCallee();
+      const unsigned Offset =
+          isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(Callee)
+              ? 1
+              : 0;
+      for (unsigned I = Offset; I < CE->getNumArgs(); ++I)
+        if (names(CE->getArg(I)) &&
+            (!Callee || I - Offset >= Callee->getNumParams() ||
+             mutableReference(Callee->getParamDecl(I - Offset)->getType())))
+          Found = true;
+      return !Found;
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+      const CXXConstructorDecl *Ctor = C->getConstructor();
+      for (unsigned I = 0; I < C->getNumArgs() && I < Ctor->getNumParams(); ++I)
+        Found |= names(C->getArg(I)) &&
+                 mutableReference(Ctor->getParamDecl(I)->getType());
       return !Found;
     }
     bool VisitUnaryOperator(UnaryOperator *UO) {
@@ -309,16 +347,37 @@ const Expr *keptInitialiser(const VarDecl *VD, const FunctionDecl *FD) {
       return !Found;
     }
     bool VisitVarDecl(VarDecl *Other) {
-      Found |= Other->getType()->isReferenceType() &&
-               !Other->getType().getNonReferenceType().isConstQualified() &&
-               Other->getInit() && names(Other->getInit());
+      Found |= mutableReference(Other->getType()) && Other->getInit() &&
+               names(Other->getInit());
+      return !Found;
+    }
+    bool VisitLambdaExpr(LambdaExpr *LE) {
+      for (const LambdaCapture &C : LE->captures())
+        Found |= C.capturesVariable() && C.getCaptureKind() == LCK_ByRef &&
+                 C.getCapturedVar() == VD;
       return !Found;
     }
 
   private:
+    static bool mutableReference(QualType T) {
+      return T->isReferenceType() &&
+             !T.getNonReferenceType().isConstQualified();
+    }
     bool names(const Expr *E) const {
       const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
       return DRE && DRE->getDecl() == VD;
+    }
+    // v[i] or v.at(i) written to.
+    bool element(const Expr *E) const {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E))
+        return OCE->getOperator() == OO_Subscript && OCE->getNumArgs() >= 1 &&
+               names(OCE->getArg(0));
+      if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(E))
+        return names(MCE->getImplicitObjectArgument());
+      if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+        return names(ASE->getBase());
+      return false;
     }
     const VarDecl *VD;
   };

@@ -3,6 +3,7 @@
 #include "Images.h"
 #include "Exprs.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -100,6 +101,10 @@ Depth DepthFinder::ofExpr(const Expr *E, const VarDecl *Image) {
       return {Depth::None};
     if (C->getConstructor()->isCopyOrMoveConstructor())
       return ofExpr(C->getArg(0), Image);
+    // A header over the caller's memory (cv::Mat(rows, cols, type, data)):
+    // pinned or mapped memory, perhaps, and pixels of any kind.
+    if (Api.imageOverCallerMemory(C->getConstructor()))
+      return {};
     // cv::Mat(rows, cols, CV_32FC3, ...): its `type` parameter.
     if (std::optional<int64_t> T =
             constant(typeArgument(C, C->getConstructor())))
@@ -297,9 +302,17 @@ private:
 };
 
 Depth DepthFinder::ofVariable(const VarDecl *Image) {
+  // A local of this function (not one a lambda captures: the enclosing
+  // function's writes are not in this body), of class cv::Mat itself
+  // (assigning a cv::Mat to a cv::Mat_<T> converts it to T).
+  const auto *Owner = dyn_cast_or_null<FunctionDecl>(
+      Image ? Image->getParentFunctionOrMethod() : nullptr);
+  const CXXRecordDecl *RD =
+      Image ? Image->getType()->getAsCXXRecordDecl() : nullptr;
   if (!Image || isa<ParmVarDecl>(Image) || !Image->hasLocalStorage() ||
-      Image->getType()->isReferenceType() ||
-      !Api.isHostImageClass(Image->getType()->getAsCXXRecordDecl()) ||
+      Image->getType()->isReferenceType() || !Owner ||
+      Owner->getCanonicalDecl() != Fn->getCanonicalDecl() ||
+      !Api.isHostImageClass(RD) || isa<ClassTemplateSpecializationDecl>(RD) ||
       Visiting.size() > 4 || !Visiting.insert(Image).second)
     return {};
 

@@ -10,7 +10,10 @@
 #include "Images.h"
 #include "Members.h"
 #include "Modules.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
 namespace clang::tidy::tensor::analysis {
@@ -299,12 +302,52 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
   }
 }
 
+namespace {
+// A standard container of host memory: std::array, or a std::vector or
+// std::basic_string with the standard allocator (a custom one may hand out
+// pinned or managed memory).
+bool hostContainer(const CXXRecordDecl *RD) {
+  if (isStd(RD, "array"))
+    return true;
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || !isStdAnyOf(RD, {"vector", "basic_string"}))
+    return false;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  const TemplateArgument &Alloc = Args[Args.size() - 1];
+  return Alloc.getKind() == TemplateArgument::Type &&
+         isStd(Alloc.getAsType()->getAsCXXRecordDecl(), "allocator");
+}
+} // namespace
+
 Site::Memory FunctionAnalyzer::bufferMemory(const Expr *E, Operand &Source) {
   auto Host = [&](const Expr *At) {
+    // cudaHostRegister anywhere in the function may have made it memory
+    // the device reaches.
+    class Registers : public RecursiveASTVisitor<Registers> {
+    public:
+      explicit Registers(const ApiModel &Api) : Api(Api) {}
+      bool Found = false;
+      bool VisitCallExpr(CallExpr *CE) {
+        Found |= Api.isHostRegistration(CE->getDirectCallee());
+        return !Found;
+      }
+      const ApiModel &Api;
+    };
+    Registers R(Api);
+    R.TraverseStmt(Fn->getBody());
+    if (R.Found)
+      return Site::Memory::Unknown;
     TensorFact F = TensorFact::unknown();
     F.Device = DeviceFact::cpu();
     Source = {At, F};
     return Site::Memory::Host;
+  };
+  // An OpenCV image's pixels are host memory when the image is a local
+  // whose every write is known (Images.h): not a header over memory it
+  // was given (pinned, or mapped for the device).
+  auto OwnImage = [&](const Expr *Image) {
+    const auto *VD = dyn_cast_or_null<VarDecl>(referencedVar(Image));
+    return VD && imageElementType(VD, Fn, Api).has_value();
   };
   // Through a local pointer that keeps its initialiser, casts (they change
   // the element type, not where the memory is) and pointer arithmetic.
@@ -318,7 +361,10 @@ Site::Memory FunctionAnalyzer::bufferMemory(const Expr *E, Operand &Source) {
     }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-      if (VD && VD->getType()->isArrayType())
+      // An array, unless CUDA code places it on the device.
+      if (VD && VD->getType()->isArrayType() &&
+          !VD->hasAttr<CUDADeviceAttr>() && !VD->hasAttr<CUDAConstantAttr>() &&
+          !VD->hasAttr<HIPManagedAttr>())
         return Host(E);
       const Expr *Init = VD ? keptInitialiser(VD, Fn) : nullptr;
       if (!Init)
@@ -327,8 +373,9 @@ Site::Memory FunctionAnalyzer::bufferMemory(const Expr *E, Operand &Source) {
       ThroughVariable = true;
       continue;
     }
-    if (isa<CXXNewExpr>(E))
-      return Host(E);
+    // new T[n], not placement new (which may build in any memory).
+    if (const auto *New = dyn_cast<CXXNewExpr>(E))
+      return New->getNumPlacementArgs() == 0 ? Host(E) : Site::Memory::Unknown;
     // &v[0], &image.at<float>(0, 0): an element of a host container.
     if (const auto *UO = dyn_cast<UnaryOperator>(E);
         UO && UO->getOpcode() == UO_AddrOf) {
@@ -336,15 +383,16 @@ Site::Memory FunctionAnalyzer::bufferMemory(const Expr *E, Operand &Source) {
       const auto *RD =
           V ? V->getType().getNonReferenceType()->getAsCXXRecordDecl()
             : nullptr;
-      if (RD &&
-          (isStdAnyOf(RD, {"vector", "array"}) || Api.isHostImageClass(RD)))
+      if (hostContainer(RD))
         return Host(E);
       return Site::Memory::Unknown;
     }
     // image.data: an OpenCV image's pixels.
     if (const auto *ME = dyn_cast<MemberExpr>(E))
-      return Api.isHostImagePixels(ME->getMemberDecl()) ? Host(E)
-                                                        : Site::Memory::Unknown;
+      return Api.isHostImagePixels(ME->getMemberDecl()) &&
+                     OwnImage(ME->getBase())
+                 ? Host(E)
+                 : Site::Memory::Unknown;
     const auto *MCE = dyn_cast<CXXMemberCallExpr>(E);
     const CXXMethodDecl *MD = MCE ? MCE->getMethodDecl() : nullptr;
     if (!MD)
@@ -362,9 +410,9 @@ Site::Memory FunctionAnalyzer::bufferMemory(const Expr *E, Operand &Source) {
       Source = {T, evalTensor(T)};
       return Site::Memory::Tensor;
     }
-    if ((isStd(MD, "data") &&
-         isStdAnyOf(MD->getParent(), {"vector", "array", "basic_string"})) ||
-        Api.isHostImagePixels(MD))
+    if ((isStd(MD, "data") && hostContainer(MD->getParent())) ||
+        (Api.isHostImagePixels(MD) &&
+         OwnImage(MCE->getImplicitObjectArgument())))
       return Host(E);
     return Site::Memory::Unknown;
   }

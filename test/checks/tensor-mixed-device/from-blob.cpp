@@ -8,17 +8,27 @@
 // fails in getDeviceFromPtr. Memory the code does not show (a parameter, a
 // pointer set again, cudaMalloc) is not judged.
 #include <torch/torch.h>
+#include <string>
 #include <vector>
 
 // OpenCV's image class, as far as these tests need it (the checks know it
 // by name: cv::Mat's pixels are host memory).
 namespace cv {
 struct Mat {
+  Mat();
+  Mat(int rows, int cols, int type, void *data, unsigned long step = 0);
   int rows = 0, cols = 0;
   unsigned char *data = nullptr;
   template <typename T> T *ptr(int row = 0);
 };
+Mat imread(const std::string &filename, int flags = 1);
 } // namespace cv
+int cudaHostRegister(void *ptr, unsigned long size, unsigned int flags);
+template <typename T> struct PinnedAllocator {
+  using value_type = T;
+  T *allocate(unsigned long n);
+  void deallocate(T *p, unsigned long n);
+};
 
 // --- Bugs --------------------------------------------------------------------
 
@@ -36,12 +46,12 @@ void device_memory_as_cpu_tensor() {
   (void)ten2, (void)same;
 }
 
-void host_memory_as_cuda_tensor(torch::Device device) {
+void host_memory_as_cuda_tensor(torch::Device device, const std::string &path) {
   std::vector<float> values(12, 1.0f);
   auto a = torch::from_blob(values.data(), {3, 4}, torch::TensorOptions().device(torch::kCUDA));
   // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: from_blob wraps host memory 'values.data()' as a tensor on cuda; it does not copy (wrap it on the cpu, then move the tensor) [tensor-mixed-device]
   // CHECK-MESSAGES: :[[@LINE-2]]:52: note: cuda is asked for here
-  cv::Mat image;
+  cv::Mat image = cv::imread(path);
   auto b = torch::from_blob(image.data, {1, image.rows, image.cols, 3},
                             torch::TensorOptions().dtype(torch::kByte).device(torch::kCUDA));
   // CHECK-MESSAGES: :[[@LINE-2]]:29: warning: from_blob wraps host memory 'image.data' as a tensor on cuda; it does not copy (wrap it on the cpu, then move the tensor) [tensor-mixed-device]
@@ -92,4 +102,37 @@ void memory_not_shown(float *from_caller, torch::Tensor like) {
   // Where the tensor's device is not known.
   auto d = torch::from_blob(host.data(), {4}, torch::TensorOptions().device(like.device()));
   (void)a, (void)b, (void)c, (void)d;
+}
+
+// Memory the device may reach after all: a custom allocator's, a header
+// over memory given to cv::Mat, placement new, registered host memory.
+void get_device_buffer(float *&p);
+void reachable(void *mapped, float *storage) {
+  std::vector<float, PinnedAllocator<float>> pinned(4);
+  auto a = torch::from_blob(pinned.data(), {4}, torch::TensorOptions().device(torch::kCUDA));
+  cv::Mat frame(480, 640, 16, mapped);
+  auto b = torch::from_blob(frame.data, {480, 640, 3}, torch::TensorOptions().device(torch::kCUDA));
+  float *placed = new (storage) float[4];
+  auto c = torch::from_blob(placed, {4}, torch::TensorOptions().device(torch::kCUDA));
+  (void)a, (void)b, (void)c;
+}
+
+void registered() {
+  std::vector<float> host(4);
+  cudaHostRegister(host.data(), 16, 0);
+  auto a = torch::from_blob(host.data(), {4}, torch::TensorOptions().device(torch::kCUDA));
+  (void)a;
+}
+
+// A pointer written through an out-parameter, or where a lambda that
+// reads it is not shown.
+void written_elsewhere(float *from_caller) {
+  std::vector<float> host(4);
+  float *p = host.data();
+  get_device_buffer(p);
+  auto a = torch::from_blob(p, {4}, torch::TensorOptions().device(torch::kCUDA));
+  float *q = host.data();
+  q = from_caller;
+  auto wrap = [&] { return torch::from_blob(q, {4}, torch::TensorOptions().device(torch::kCUDA)); };
+  (void)a, (void)wrap;
 }

@@ -132,3 +132,12 @@ torch::Tensor not_known(const std::string &path, cv::Mat param) {
   auto d = torch::from_blob(made.data, {4, 4, 3}, torch::kFloat);
   return a + b + c + d;
 }
+
+// An image a lambda captures: the enclosing function converts it, which the
+// lambda's body does not show.
+torch::Tensor captured(const std::string &path) {
+  cv::Mat img = cv::imread(path);
+  img.convertTo(img, CV_32FC3, 1.0 / 255);
+  auto wrap = [&] { return torch::from_blob(img.data, {img.rows, img.cols, 3}, torch::kFloat); };
+  return wrap();
+}
