@@ -375,15 +375,7 @@ const Expr *listViewElement(const CXXOperatorCallExpr *OCE,
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       List = analysis::keptInitialiser(VD, FD);
   // Through the vector's construction from the op's result.
-  for (unsigned Depth = 0; List && Depth < 6; ++Depth) {
-    List = List->IgnoreImplicit()->IgnoreParens();
-    if (const auto *C = dyn_cast<CXXConstructExpr>(List);
-        C && C->getNumArgs() == 1)
-      List = C->getArg(0);
-    else
-      break;
-  }
-  const auto *Call = dyn_cast_or_null<CallExpr>(List);
+  const auto *Call = dyn_cast_or_null<CallExpr>(analysis::strip(List));
   const FunctionDecl *Op = Call ? Call->getDirectCallee() : nullptr;
   if (!Op || !Op->getIdentifier() || !listed(ListViewOps, Op->getName()) ||
       Call->getNumArgs() < 1)

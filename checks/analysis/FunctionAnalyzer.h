@@ -145,8 +145,10 @@ private:
   void declare(const VarDecl *VD);
   void recordSites(const Expr *E);
   /// Where a from_blob buffer's memory is, as far as the code shows it;
-  /// \p Source receives the host expression or the tensor (Site.h).
-  Site::Memory bufferMemory(const Expr *Buffer, Operand &Source);
+  /// when it shows, adds \p S's second operand (the host expression or
+  /// the tensor) and, for an OpenCV image's `data`, sets Image and
+  /// ImageElement (DeviceDtypeAnalysis.h).
+  Site::Memory bufferMemory(const Expr *Buffer, Site &S);
 
   Session &State; // the translation unit's caches (Session.h)
   const FunctionDecl *Fn;

@@ -256,19 +256,7 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
       Site S = NewSite(Site::FromBlob);
       S.BufferElement = Element;
       S.Operands.push_back({Buffer, evalTensor(CE)});
-      Operand Source;
-      S.BufferMemory = bufferMemory(Buffer, Source);
-      if (S.BufferMemory != Site::Memory::Unknown)
-        S.Operands.push_back(Source);
-      // image.data: an `uchar *` whatever the pixels are; the image's depth
-      // says what they are.
-      if (S.BufferMemory == Site::Memory::Host)
-        if (const auto *ME = dyn_cast<MemberExpr>(Source.E))
-          if (const auto *VD =
-                  dyn_cast_or_null<VarDecl>(referencedVar(ME->getBase()))) {
-            S.Image = VD;
-            S.ImageElement = imageElementType(VD, Fn, Api);
-          }
+      S.BufferMemory = bufferMemory(Buffer, S);
       Sites.push_back(std::move(S));
     }
     return;
@@ -319,7 +307,10 @@ bool hostContainer(const CXXRecordDecl *RD) {
 }
 } // namespace
 
-Site::Memory FunctionAnalyzer::bufferMemory(const Expr *E, Operand &Source) {
+Site::Memory FunctionAnalyzer::bufferMemory(const Expr *E, Site &S) {
+  // The image whose `data` the buffer is, and its pixels' dtype (below).
+  const VarDecl *Image = nullptr;
+  std::optional<DType> ImageElement;
   auto Host = [&](const Expr *At) {
     // cudaHostRegister anywhere in the function may have made it memory
     // the device reaches.
@@ -339,15 +330,22 @@ Site::Memory FunctionAnalyzer::bufferMemory(const Expr *E, Operand &Source) {
       return Site::Memory::Unknown;
     TensorFact F = TensorFact::unknown();
     F.Device = DeviceFact::cpu();
-    Source = {At, F};
+    S.Operands.push_back({At, F});
+    S.Image = Image, S.ImageElement = ImageElement;
     return Site::Memory::Host;
   };
   // An OpenCV image's pixels are host memory when the image is a local
   // whose every write is known (Images.h): not a header over memory it
-  // was given (pinned, or mapped for the device).
-  auto OwnImage = [&](const Expr *Image) {
-    const auto *VD = dyn_cast_or_null<VarDecl>(referencedVar(Image));
-    return VD && imageElementType(VD, Fn, Api).has_value();
+  // was given (pinned, or mapped for the device). `image.data` is an
+  // `uchar *` whatever the pixels are: the image's depth says what they
+  // are, for tensor-mixed-dtype.
+  auto OwnImage = [&](const Expr *Object, bool Data) {
+    const auto *VD = dyn_cast_or_null<VarDecl>(referencedVar(Object));
+    std::optional<DType> Element =
+        VD ? imageElementType(VD, Fn, Api) : std::nullopt;
+    if (Element && Data)
+      Image = VD, ImageElement = Element;
+    return Element.has_value();
   };
   // Through a local pointer that keeps its initialiser, casts (they change
   // the element type, not where the memory is) and pointer arithmetic.
@@ -390,7 +388,7 @@ Site::Memory FunctionAnalyzer::bufferMemory(const Expr *E, Operand &Source) {
     // image.data: an OpenCV image's pixels.
     if (const auto *ME = dyn_cast<MemberExpr>(E))
       return Api.isHostImagePixels(ME->getMemberDecl()) &&
-                     OwnImage(ME->getBase())
+                     OwnImage(ME->getBase(), /*Data=*/true)
                  ? Host(E)
                  : Site::Memory::Unknown;
     const auto *MCE = dyn_cast<CXXMemberCallExpr>(E);
@@ -407,12 +405,12 @@ Site::Memory FunctionAnalyzer::bufferMemory(const Expr *E, Operand &Source) {
         if (!TV || !keptInitialiser(TV, Fn))
           return Site::Memory::Unknown;
       }
-      Source = {T, evalTensor(T)};
+      S.Operands.push_back({T, evalTensor(T)});
       return Site::Memory::Tensor;
     }
     if ((isStd(MD, "data") && hostContainer(MD->getParent())) ||
         (Api.isHostImagePixels(MD) &&
-         OwnImage(MCE->getImplicitObjectArgument())))
+         OwnImage(MCE->getImplicitObjectArgument(), /*Data=*/false)))
       return Host(E);
     return Site::Memory::Unknown;
   }
