@@ -61,8 +61,6 @@ constexpr CpuArgument CpuArguments[] = {
     {"index", "indices"},
     {"index_put", "indices"},
     {"_index_put_impl", "indices"},
-    {"_pack_padded_sequence", "lengths"},
-    {"_pad_packed_sequence", "batch_sizes"},
     {"lstm", "batch_sizes"},
     {"gru", "batch_sizes"},
     {"rnn_tanh", "batch_sizes"},
@@ -72,6 +70,16 @@ constexpr CpuArgument CpuArguments[] = {
     {"_ctc_loss", "input_lengths"},
     {"_ctc_loss", "target_lengths"},
     {"repeat_interleave", "repeats"},
+};
+
+// Arguments ATen requires on the cpu whatever the other tensors' device:
+// PackedSequence.cpp's checkLongTensor ("'lengths' argument should be a 1D
+// CPU int64 tensor") guards _pack_padded_sequence's lengths and
+// _pad_packed_sequence's batch_sizes. The C++ API's pack_padded_sequence
+// passes its lengths on as they are (Python's moves them to the cpu).
+constexpr CpuArgument CpuOnlyArguments[] = {
+    {"_pack_padded_sequence", "lengths"},
+    {"_pad_packed_sequence", "batch_sizes"},
 };
 
 // Ops over a list of tensors whose i-th result is a view of the i-th
@@ -256,6 +264,12 @@ constexpr llvm::StringLiteral Reductions[] = {
 
 bool isCpuArgument(llvm::StringRef Op, llvm::StringRef Arg) {
   return llvm::any_of(CpuArguments, [&](const CpuArgument &C) {
+    return C.Op == Op && C.Arg == Arg;
+  });
+}
+
+bool isCpuOnlyArgument(llvm::StringRef Op, llvm::StringRef Arg) {
+  return llvm::any_of(CpuOnlyArguments, [&](const CpuArgument &C) {
     return C.Op == Op && C.Arg == Arg;
   });
 }
@@ -482,6 +496,8 @@ namespace {
 
 int rolePriority(ArgumentRole::Kind K) {
   switch (K) {
+  case ArgumentRole::CpuOnly:
+    return 5;
   case ArgumentRole::Device:
     return 4;
   case ArgumentRole::CpuAllowed:
@@ -512,7 +528,9 @@ llvm::SmallVector<ArgumentRole, 8> schemaRoles(const OpSchema &Op) {
       // LibTorch checks the devices of positional and out= tensors only.
       if (A.KwargOnly && !A.Writes)
         break;
-      if (isCpuArgument(Op.baseName(), A.Name))
+      if (isCpuOnlyArgument(Op.baseName(), A.Name))
+        R.K = ArgumentRole::CpuOnly;
+      else if (isCpuArgument(Op.baseName(), A.Name))
         R.K = ArgumentRole::CpuAllowed;
       else if (Checks)
         R.K = ArgumentRole::Device;
@@ -766,7 +784,8 @@ AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
   for (unsigned P = 1; P < Positions; ++P) {
     QualType T = Def->getParamDecl(P - 1)->getType();
     if ((Roles[P].K == ArgumentRole::Device ||
-         Roles[P].K == ArgumentRole::CpuAllowed) &&
+         Roles[P].K == ArgumentRole::CpuAllowed ||
+         Roles[P].K == ArgumentRole::CpuOnly) &&
         !IsTensorType(T))
       Roles[P].K = ArgumentRole::None;
   }
@@ -882,7 +901,8 @@ AtenSemantics::byName(const FunctionDecl *FD, llvm::StringRef Op, bool IsMethod,
     Roles[P] = ByArgument[Next++];
     if (P > 0 &&
         (Roles[P].K == ArgumentRole::Device ||
-         Roles[P].K == ArgumentRole::CpuAllowed) &&
+         Roles[P].K == ArgumentRole::CpuAllowed ||
+         Roles[P].K == ArgumentRole::CpuOnly) &&
         !IsTensorType(FD->getParamDecl(P - 1)->getType()))
       Roles[P].K = ArgumentRole::None;
   }

@@ -48,6 +48,8 @@ struct ArgumentRole {
     None,       // not a tensor the op looks at, or not known
     Device,     // a tensor that must be on the op's device
     CpuAllowed, // a tensor the op lets stay on the cpu (indices, lengths)
+    CpuOnly,    // a tensor the op requires on the cpu (a packed sequence's
+                // lengths and batch_sizes)
     DType,      // a ScalarType naming the result's dtype (dtype=)
     Options,    // TensorOptions carrying dtype= or device=
     Scalar, // a number that takes part in type promotion (add.Scalar's other)

@@ -8,6 +8,8 @@ namespace clang::tidy::tensor {
 bool MixedDeviceCheck::checkSite(const Site &S, ASTContext &Ctx) {
   if (S.K == Site::FromBlob)
     return checkFromBlob(S, Ctx);
+  if (S.K == Site::CpuOnly)
+    return checkCpuOnly(S, Ctx);
   if (S.K != Site::Combine)
     return false;
   // ATen moves a 0-dim cpu tensor to the others' device: only an operand
@@ -30,6 +32,22 @@ bool MixedDeviceCheck::checkSite(const Site &S, ASTContext &Ctx) {
       return true; // one warning per site
     }
   return false;
+}
+
+// ATen reads a packed sequence's lengths and batch_sizes on the host
+// (PackedSequence.cpp's checkLongTensor): on another device they are an
+// error whatever the other tensors' device.
+bool MixedDeviceCheck::checkCpuOnly(const Site &S, ASTContext &Ctx) {
+  if (S.Operands.size() != 1 ||
+      !provablyDifferent(S.Operands[0].Fact.Device, DeviceFact::cpu()))
+    return false;
+  const Operand &O = S.Operands[0];
+  diag(Ctx.getSourceManager().getExpansionLoc(O.E->getBeginLoc()),
+       "%0 takes its '%1' on the cpu, but %2 is on %3")
+      << calleeName(S) << S.ArgumentName << nameOf(O.E, Ctx)
+      << O.Fact.Device.describe();
+  noteDeviceOrigin(O, Ctx);
+  return true;
 }
 
 // from_blob does not copy: the tensor it makes reads the buffer's memory

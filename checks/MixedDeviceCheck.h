@@ -27,6 +27,7 @@ protected:
 
 private:
   bool checkFromBlob(const Site &S, ASTContext &Ctx);
+  bool checkCpuOnly(const Site &S, ASTContext &Ctx);
 };
 
 } // namespace clang::tidy::tensor

@@ -105,7 +105,8 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
     // from a cast the user wrote) needs its input in that dtype only where
     // a layer computes with it: a built-in one that does, or a user
     // module whose forward() hands the input to one.
-    if (S.Module.TypeOrigin.How == Origin::ModuleCreated &&
+    if ((S.Module.TypeOrigin.How == Origin::ModuleCreated ||
+         S.Module.TypeOrigin.How == Origin::ModuleUnregistered) &&
         !Api.takesParameterDtypeInput(Gets)) {
       const bool UserModule = Gets && !Api.isBuiltinModule(Gets);
       if (!UserModule || !In.Fact.Type.isKnown() ||

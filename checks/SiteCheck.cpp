@@ -194,6 +194,9 @@ void SiteCheck::noteDeviceOrigin(const Operand &O, ASTContext &Ctx) {
   case Origin::ModuleLoaded:
     How = "output of a module placed here";
     break;
+  case Origin::ModuleUnregistered:
+    How = "output of a module built here and never registered";
+    break;
   default:
     return;
   }
@@ -208,7 +211,9 @@ void SiteCheck::noteTypeOrigin(const Operand &O, ASTContext &Ctx) {
     return;
   const char *How = Or.How == Origin::Converted ? "converted here"
                     : Or.How == Origin::Created ? "created here"
-                                                : "computed here";
+                    : Or.How == Origin::ModuleMoved
+                        ? "output of a module cast here"
+                        : "computed here";
   diag(Ctx.getSourceManager().getExpansionLoc(Or.Loc), "%0 is %1: %2",
        DiagnosticIDs::Note)
       << nameOf(O.E, Ctx) << O.Fact.Type.describe() << How;
@@ -226,6 +231,12 @@ void SiteCheck::noteModuleDevice(const Expr *Module, const ModuleFact &M,
   else if (M.DeviceOrigin.How == Origin::ModuleLoaded)
     diag(Loc, "%0 was loaded onto %1 here", DiagnosticIDs::Note)
         << moduleName(Module, Ctx) << M.Device.describe();
+  else if (M.DeviceOrigin.How == Origin::ModuleUnregistered)
+    diag(Loc,
+         "%0 is built here on %1 and never registered with register_module: "
+         "moving its module does not move it",
+         DiagnosticIDs::Note)
+        << moduleName(Module, Ctx) << M.Device.describe();
   else
     diag(Loc, "%0 is on %1: created here", DiagnosticIDs::Note)
         << moduleName(Module, Ctx) << M.Device.describe();
@@ -238,6 +249,12 @@ void SiteCheck::noteModuleType(const Expr *Module, const ModuleFact &M,
   SourceLocation Loc = Ctx.getSourceManager().getExpansionLoc(M.TypeOrigin.Loc);
   if (M.TypeOrigin.How == Origin::ModuleMoved)
     diag(Loc, "%0 was cast to %1 here", DiagnosticIDs::Note)
+        << moduleName(Module, Ctx) << M.Type.describe();
+  else if (M.TypeOrigin.How == Origin::ModuleUnregistered)
+    diag(Loc,
+         "%0 is built here with %1 parameters and never registered with "
+         "register_module: casting its module does not cast it",
+         DiagnosticIDs::Note)
         << moduleName(Module, Ctx) << M.Type.describe();
   else
     diag(Loc, "%0 has %1 parameters: created here", DiagnosticIDs::Note)

@@ -43,13 +43,14 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
   // another: the seeded fact would go stale when the first one changes.
   llvm::DenseSet<const ValueDecl *> ChangedVars;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I)
-    if (const ParmVarDecl *P = ParamOf(I))
-      if (mayChangeParam(State, Def, P, Api)) {
-        if (const ValueDecl *V = referencedVar(unwrapArgument(CE->getArg(I))))
-          ChangedVars.insert(V);
-        else if (const ValueDecl *M = moduleVar(CE->getArg(I)))
-          ChangedVars.insert(M);
-      }
+    if (const ParmVarDecl *P = ParamOf(I);
+        P && reachesCallersVariable(P->getType(), Api) &&
+        mayChangeParam(State, Def, P, Api)) {
+      if (const ValueDecl *V = referencedVar(unwrapArgument(CE->getArg(I))))
+        ChangedVars.insert(V);
+      else if (const ValueDecl *M = moduleVar(CE->getArg(I)))
+        ChangedVars.insert(M);
+    }
 
   Env Context;
   Context.Reached = true;
@@ -115,7 +116,8 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
       Object = CE->getArg(0);
     if (Object && !isa<CXXThisExpr>(strip(Object)))
       if (ModuleFact M = evalModule(Object);
-          M.Device.isKnown() || M.Device.Kind == FactKind::Symbolic) {
+          M.Device.isKnown() || M.Device.Kind == FactKind::Symbolic ||
+          M.Type.isKnown()) {
         if (const ValueDecl *V = moduleVar(Object);
             !V || !ChangedVars.contains(V)) {
           Context.This = M;

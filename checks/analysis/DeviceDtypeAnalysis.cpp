@@ -25,6 +25,7 @@ void Session::reset() {
   Escapes.ChangesThis.clear();
   Members.Devices.clear();
   Members.Modules.clear();
+  Members.Unregistered.clear();
   Members.Tensors.clear();
   Members.Registered.clear();
   Modules.Classes.clear();

@@ -43,6 +43,7 @@ struct Site {
     ModuleCall,   // model->forward(x), model(x)
     FromBlob,     // torch::from_blob(buffer, sizes[, options])
     ClassIndices, // a loss's target, read as int64 class indices
+    CpuOnly,      // a tensor an op requires on the cpu
   };
   Kind K = Combine;
   /// For Combine: matmul/mm/bmm/linear, which do not promote dtypes.
@@ -75,6 +76,8 @@ struct Site {
   /// ClassIndices only: operands are the target, then the input; a target
   /// of the input's rank holds probabilities instead (cross_entropy).
   bool ProbabilitiesWhenSameShape = false;
+  /// CpuOnly only: the op's name for its one operand ("lengths").
+  const char *ArgumentName = "";
 };
 
 struct FunctionFacts;

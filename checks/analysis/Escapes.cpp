@@ -257,13 +257,8 @@ public:
         escape(CE->getArg(I)); // variadic
         continue;
       }
-      QualType PT = FD->getParamDecl(P)->getType();
-      // By value or by const reference the callee cannot rebind the
-      // caller's tensor; a module handle by value shares the module.
-      bool MayModify = (PT->isReferenceType() &&
-                        !PT.getNonReferenceType().isConstQualified()) ||
-                       PT->isPointerType() || Api.isModuleHandleType(PT) ||
-                       PT->isDependentType();
+      bool MayModify =
+          reachesCallersVariable(FD->getParamDecl(P)->getType(), Api);
       if (MayModify && Def && P < Def->getNumParams() &&
           !mayChangeParam(S, Def, Def->getParamDecl(P), Api))
         MayModify = false;
@@ -524,6 +519,13 @@ const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api) {
       return nullptr;
   }
   return Def;
+}
+
+bool reachesCallersVariable(QualType T, const ApiModel &Api) {
+  return (T->isReferenceType() &&
+          !T.getNonReferenceType().isConstQualified()) ||
+         T->isPointerType() || Api.isModuleHandleType(T) ||
+         T->isDependentType();
 }
 
 bool mayChangeParam(Session &S, const FunctionDecl *Def,

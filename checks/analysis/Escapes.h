@@ -75,6 +75,12 @@ const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api);
 bool mayChangeParam(Session &S, const FunctionDecl *Def,
                     const ParmVarDecl *Param, const ApiModel &Api);
 
+/// Can a parameter of type \p T reach the caller's variable? A non-const
+/// reference or a pointer can, and so can a module handle, which shares its
+/// module; a tensor by value or by const reference cannot (assigning a
+/// Tensor parameter rebinds the callee's own handle).
+bool reachesCallersVariable(QualType T, const ApiModel &Api);
+
 /// May \p MD, a method of a module class, move its module or a module
 /// member, directly or through the methods it calls on its object (a body
 /// that hands out `*this` counts)? False for a method whose body is not in

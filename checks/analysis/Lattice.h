@@ -41,6 +41,7 @@ struct Origin {
     ModuleMoved,
     ModuleCreated,
     ModuleLoaded,
+    ModuleUnregistered, // built, never registered: its module's moves skip it
     Result
   } How = None;
   bool valid() const { return Loc.isValid() && How != None; }

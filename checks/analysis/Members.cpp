@@ -3,6 +3,7 @@
 #include "Members.h"
 #include "Escapes.h"
 #include "FunctionAnalyzer.h"
+#include "Modules.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include <map>
@@ -53,6 +54,7 @@ public:
   llvm::SmallVector<std::pair<const CXXMemberCallExpr *, const Expr *>, 2>
       Moves;
   llvm::SmallVector<SourceLocation, 2> Assigns;
+  llvm::SmallVector<const Expr *, 2> AssignedValues; // their right sides
   bool Written = false; // address taken, non-const method, non-const ref
 
   bool VisitMemberExpr(MemberExpr *ME) {
@@ -116,14 +118,18 @@ public:
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp())
-      if (const MemberExpr *ME = mine(BO->getLHS()))
+      if (const MemberExpr *ME = mine(BO->getLHS())) {
         Assigns.push_back(BO->getExprLoc()), Kept.insert(ME);
+        AssignedValues.push_back(BO->getRHS());
+      }
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OCE) {
     if (OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2)
-      if (const MemberExpr *ME = mine(OCE->getArg(0)))
+      if (const MemberExpr *ME = mine(OCE->getArg(0))) {
         Assigns.push_back(OCE->getExprLoc()), Kept.insert(ME);
+        AssignedValues.push_back(OCE->getArg(1));
+      }
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
@@ -249,6 +255,14 @@ DeviceFact moveTarget(Session &S, const CXXConstructorDecl *Ctor,
   return DeviceFact::unknown();
 }
 
+// Every use of the member in the body keeps it (calls, reads, moves,
+// assignments), and nothing writes it where the analysis cannot see.
+bool allKept(const MemberUses &U) {
+  return !U.Written && llvm::all_of(U.All, [&](const MemberExpr *ME) {
+    return U.Kept.contains(ME);
+  });
+}
+
 ModuleFact computePlacedModule(Session &S, const FieldDecl *F,
                                const ApiModel &Api) {
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
@@ -257,11 +271,7 @@ ModuleFact computePlacedModule(Session &S, const FieldDecl *F,
   if (!C || F->getAccess() == AS_public ||
       !Api.isModuleHandleType(F->getType()) || !allMethods(C, Ctors, Others))
     return ModuleFact::unknown();
-  auto AllKept = [](const MemberUses &U) {
-    return !U.Written && llvm::all_of(U.All, [&](const MemberExpr *ME) {
-      return U.Kept.contains(ME);
-    });
-  };
+  auto AllKept = allKept;
   for (const FunctionDecl *M : Others) {
     MemberUses U = uses(F, M, Api);
     if (!AllKept(U) || !U.Moves.empty() || !U.Assigns.empty())
@@ -460,47 +470,143 @@ bool computeRegisteredSubmodule(const FieldDecl *F, const ApiModel &Api) {
     MemberUses U = uses(F, Ctor, Api);
     if (U.Written || !U.Moves.empty())
       return false;
-    bool Set = false;
+    // The member is registered when its last write registers it
+    // (`fc(register_module("fc", nn::Linear(...)))`, `fc = register_module(
+    // ...)`), or when `register_module("fc", fc)` follows every write that
+    // does not (its initialisers, `fc = nn::Linear(...)`).
+    bool Set = false, Unregistered = false;
     for (const CXXCtorInitializer *Init : Ctor->inits())
-      if (Init->getMember() == F && Init->isWritten()) {
-        if (!Registers(Init->getInit()))
-          return false;
-        Set = true;
+      if (Init->getMember() == F) {
+        const Expr *E =
+            Init->isWritten() ? Init->getInit() : F->getInClassInitializer();
+        if (Init->isWritten() && Registers(E))
+          Set = true;
+        else if (E && !isEmptyHolder(E))
+          Unregistered = true; // a module built and not registered
       }
-    // `fc = register_module("fc", nn::Linear(...));` in the body.
-    class Assignments : public RecursiveASTVisitor<Assignments> {
+    class Writes : public RecursiveASTVisitor<Writes> {
     public:
-      Assignments(const FieldDecl *F,
-                  llvm::function_ref<bool(const Expr *)> Registers)
-          : F(F), Registers(Registers) {}
-      bool Bad = false, Any = false;
+      Writes(const FieldDecl *F, const ApiModel &Api,
+             llvm::function_ref<bool(const Expr *)> Registers)
+          : F(F), Api(Api), Registers(Registers) {}
+      bool Any = false;
+      llvm::SmallVector<SourceLocation, 2> Plain; // writes that do not
+      llvm::SmallVector<SourceLocation, 2> Calls; // register_module(n, fc)
       bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OCE) {
         if (OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2)
-          check(OCE->getArg(0), OCE->getArg(1));
+          check(OCE->getArg(0), OCE->getArg(1), OCE->getExprLoc());
         return true;
       }
       bool VisitBinaryOperator(BinaryOperator *BO) {
         if (BO->getOpcode() == BO_Assign)
-          check(BO->getLHS(), BO->getRHS());
+          check(BO->getLHS(), BO->getRHS(), BO->getExprLoc());
         return true;
+      }
+      // Only a statement of the body itself: one in a branch may not run.
+      void topLevelCalls(const Stmt *Body) {
+        for (const Stmt *S : Body ? Body->children()
+                                  : Stmt::const_child_range(nullptr, nullptr)) {
+          const auto *E = dyn_cast_or_null<Expr>(S);
+          const auto *MCE =
+              E ? dyn_cast<CXXMemberCallExpr>(E->IgnoreImplicit()) : nullptr;
+          if (MCE && MCE->getNumArgs() >= 2 &&
+              Api.registration(MCE->getMethodDecl()) ==
+                  ApiModel::Registration::Module &&
+              thisMember(MCE->getArg(1)) == F)
+            Calls.push_back(MCE->getExprLoc());
+        }
       }
 
     private:
-      void check(const Expr *LHS, const Expr *RHS) {
+      void check(const Expr *LHS, const Expr *RHS, SourceLocation Loc) {
         if (thisMember(LHS) != F)
           return;
-        Any = true;
-        Bad |= !Registers(RHS);
+        if (Registers(RHS))
+          Any = true;
+        else
+          Plain.push_back(Loc);
       }
       const FieldDecl *F;
+      const ApiModel &Api;
       llvm::function_ref<bool(const Expr *)> Registers;
     };
-    Assignments A(F, Registers);
-    A.TraverseStmt(Ctor->getBody());
-    if (A.Bad || (!Set && !A.Any))
+    Writes W(F, Api, Registers);
+    W.TraverseStmt(Ctor->getBody());
+    W.topLevelCalls(Ctor->getBody());
+    if (!W.Calls.empty()) {
+      const SourceManager &SM = F->getASTContext().getSourceManager();
+      SourceLocation Last = W.Calls.back();
+      if (llvm::any_of(W.Plain, [&](SourceLocation L) {
+            return !SM.isBeforeInTranslationUnit(L, Last);
+          }))
+        return false;
+      continue;
+    }
+    if (!W.Plain.empty() || Unregistered || (!Set && !W.Any))
       return false;
   }
   return true;
+}
+
+// The forgotten register_module (Members.h). A private member's uses are
+// all in its class's methods (friends aside); any other is judged only when
+// no code outside the class names it, a derived class included.
+ModuleFact computeUnregisteredModule(Session &S, const FieldDecl *F,
+                                     const ApiModel &Api) {
+  const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
+  llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
+  llvm::SmallVector<const FunctionDecl *, 8> Others;
+  if (!C || !Api.isModuleClass(C) || !Api.isModuleHandleType(F->getType()) ||
+      (F->getAccess() != AS_private && usedOutsideItsClass(F)) ||
+      !allMethods(C, Ctors, Others))
+    return ModuleFact::unknown();
+  for (const FunctionDecl *M : Others) {
+    MemberUses U = uses(F, M, Api);
+    if (!allKept(U) || !U.Moves.empty() || !U.Assigns.empty())
+      return ModuleFact::unknown();
+  }
+  const Expr *Built = nullptr; // the first construction, for the note
+  auto Builds = [&](const Expr *E) {
+    if (!buildsNewOnCpu(S, E, Api))
+      return false;
+    if (!Built)
+      Built = E;
+    return true;
+  };
+  for (const CXXConstructorDecl *Ctor : Ctors) {
+    MemberUses U = uses(F, Ctor, Api);
+    if (!allKept(U) || !U.Moves.empty())
+      return ModuleFact::unknown();
+    // A delegating constructor that leaves the member alone: the target
+    // constructor, among these, builds it.
+    if (Ctor->isDelegatingConstructor() && U.All.empty())
+      continue;
+    // What the member holds before the body: its initialiser here, or the
+    // one its declaration gives.
+    const Expr *Init = nullptr;
+    for (const CXXCtorInitializer *I : Ctor->inits())
+      if (I->getMember() == F)
+        Init = I->isWritten() ? I->getInit() : F->getInClassInitializer();
+    // The body's assignments replace it, on the paths that run them: each
+    // must build one, and what they may leave is an empty holder or a
+    // built one.
+    if (!U.AssignedValues.empty()) {
+      if (!llvm::all_of(U.AssignedValues, Builds) ||
+          (Init && !isEmptyHolder(Init) && !Builds(Init)))
+        return ModuleFact::unknown();
+      continue;
+    }
+    if (!Init || !Builds(Init))
+      return ModuleFact::unknown();
+  }
+  if (!Built)
+    return ModuleFact::unknown();
+  ModuleFact R = ModuleFact::unknown();
+  R.Device = DeviceFact::cpu();
+  R.Type = DTypeFact::known(DType::Float32);
+  R.DeviceOrigin =
+      R.TypeOrigin = {Built->getExprLoc(), Origin::ModuleUnregistered};
+  return R;
 }
 
 } // namespace
@@ -518,6 +624,11 @@ bool isRegisteredSubmodule(Session &S, const FieldDecl *F,
 ModuleFact placedModuleMember(Session &S, const FieldDecl *F,
                               const ApiModel &Api) {
   return cached(S, S.Members.Modules, F, Api, computePlacedModule);
+}
+
+ModuleFact unregisteredModuleMember(Session &S, const FieldDecl *F,
+                                    const ApiModel &Api) {
+  return cached(S, S.Members.Unregistered, F, Api, computeUnregisteredModule);
 }
 
 } // namespace clang::tidy::tensor::analysis

@@ -22,6 +22,14 @@
 //   initialises one), and otherwise only used through calls that keep it
 //   (forward, parameters(), train(), ...) in every method of the class.
 //
+// - an unregistered module member: a module class's member that every
+//   constructor builds (a layer or a user module with parameters, on the
+//   cpu in float32), that nothing registers, moves, replaces or hands out,
+//   and that no code outside the class names. Module::to and the casts
+//   walk only registered children and parameters (LibTorch's
+//   nn/module.cpp), so it stays where it was built whatever its module
+//   does: the classic forgotten register_module.
+//
 // Anything else is unknown. Results are cached in the Session.
 //
 //===----------------------------------------------------------------------===//
@@ -54,6 +62,11 @@ TensorFact fixedTensorMember(Session &S, const FieldDecl *F,
 /// unknown when \p F is not a placed module member.
 ModuleFact placedModuleMember(Session &S, const FieldDecl *F,
                               const ApiModel &Api);
+
+/// Where an unregistered module member is: the cpu and float32, with its
+/// construction as origin; unknown when \p F is not one.
+ModuleFact unregisteredModuleMember(Session &S, const FieldDecl *F,
+                                    const ApiModel &Api);
 
 /// A registered submodule: a module handle member that every constructor
 /// sets from `register_module(...)` and that no method moves or sets again.

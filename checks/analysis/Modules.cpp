@@ -232,6 +232,31 @@ ModuleDefaults userDefaults(Session &S, const CXXRecordDecl *C,
 
 } // namespace
 
+bool buildsNewOnCpu(Session &S, const Expr *E, const ApiModel &Api) {
+  // A holder constructed from a pointer wraps a module that exists: only a
+  // container takes modules as the layers it is built from.
+  if (const CXXConstructExpr *CE = construction(E)) {
+    const CXXRecordDecl *C = Api.moduleBehind(CE->getType());
+    if (!C || (!Api.isContainerModule(C) &&
+               llvm::any_of(writtenArgs(CE), [&](const Expr *A) {
+                 QualType T = A->getType();
+                 return T->isNullPtrType() || T->isPointerType() ||
+                        Api.isModuleHandleType(T);
+               })))
+      return false;
+  }
+  bool OnCpu = true, HasParams = false;
+  return builtByDefault(S, E, Api, OnCpu, HasParams) && OnCpu && HasParams;
+}
+
+bool isEmptyHolder(const Expr *E) {
+  const CXXConstructExpr *CE = construction(E);
+  if (!CE)
+    return false;
+  auto Args = writtenArgs(CE);
+  return Args.size() == 1 && Args.front()->getType()->isNullPtrType();
+}
+
 ModuleFact createdModule(Session &S, const Expr *E, QualType T,
                          const ApiModel &Api) {
   const CXXRecordDecl *C = Api.moduleBehind(T);

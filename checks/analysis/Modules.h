@@ -31,6 +31,15 @@ namespace clang::tidy::tensor::analysis {
 ModuleFact createdModule(Session &S, const Expr *E, QualType T,
                          const ApiModel &Api);
 
+/// Whether \p E builds a new module that holds parameters of its own on
+/// the cpu in float32 (createdModule's rules): a construction from sizes or
+/// options, or std::make_shared of a module class; not a holder made from
+/// an existing module (register_module's shared_ptr) or from nullptr.
+bool buildsNewOnCpu(Session &S, const Expr *E, const ApiModel &Api);
+
+/// Whether \p E makes an empty module holder (`nn::Linear fc{nullptr}`).
+bool isEmptyHolder(const Expr *E);
+
 /// Whether a module of class \p C holds parameters of its own when built:
 /// LibTorch's parameterized layers, and a user module class whose
 /// constructors register such layers or parameters (createdModule's rule).

@@ -1073,12 +1073,14 @@ ModuleFact FunctionAnalyzer::evalModule(const Expr *E) {
       // Only a submodule with parameters of its own moves with its module
       // (a ReLU or a loss without weights has no device).
       ModuleFact M = placedModuleMember(State, F, Api);
-      if (M.Device.Kind == FactKind::Unknown && Seed &&
-          Seed->This.Device.Kind != FactKind::Unreached && !movesItself() &&
-          isRegisteredSubmodule(State, F, Api) &&
+      if (M.Device.Kind != FactKind::Unknown)
+        return M;
+      if (Seed && Seed->This.Device.Kind != FactKind::Unreached &&
+          !movesItself() && isRegisteredSubmodule(State, F, Api) &&
           buildsParameters(State, Api.moduleBehind(F->getType()), Api))
         return Seed->This;
-      return M;
+      // Never registered: where it was built, whatever its module does.
+      return unregisteredModuleMember(State, F, Api);
     }
     if (const auto *CE = dyn_cast_or_null<CallExpr>(strip(E))) {
       // A helper that builds and returns a module: what it returns.

@@ -46,7 +46,8 @@ struct EscapeState {
 struct MemberState {
   using Key = std::pair<const FieldDecl *, std::string>;
   std::map<Key, DeviceFact> Devices;
-  std::map<Key, ModuleFact> Modules;
+  std::map<Key, ModuleFact> Modules;      // placedModuleMember
+  std::map<Key, ModuleFact> Unregistered; // unregisteredModuleMember
   std::map<Key, TensorFact> Tensors;
   std::map<Key, bool> Registered; // isRegisteredSubmodule
 };

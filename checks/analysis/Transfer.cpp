@@ -262,11 +262,22 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     return;
   }
   const CallSemantics *Sem = Api.callSemantics(FD);
-  if (!Sem || Sem->deviceArguments() == 0)
+  if (!Sem)
+    return;
+  llvm::SmallVector<const Expr *, 6> Args = argumentsByPosition(CE);
+  // A tensor the op requires on the cpu (a packed sequence's lengths).
+  for (unsigned P = 0; P < Args.size() && P < Sem->Roles.size(); ++P)
+    if (Args[P] && !isa<CXXDefaultArgExpr>(Args[P]) &&
+        Sem->Roles[P].K == ArgumentRole::CpuOnly && isTensorExpr(Args[P])) {
+      Site C = NewSite(Site::CpuOnly);
+      C.Operands.push_back({Args[P], evalTensor(Args[P])});
+      C.ArgumentName = Sem->Roles[P].Name;
+      Sites.push_back(std::move(C));
+    }
+  if (Sem->deviceArguments() == 0)
     return;
   Site S = NewSite(Site::Combine);
   S.NonPromoting = Sem->NonPromoting;
-  llvm::SmallVector<const Expr *, 6> Args = argumentsByPosition(CE);
   for (unsigned P = 0; P < Args.size() && P < Sem->Roles.size(); ++P)
     if (Args[P] && !isa<CXXDefaultArgExpr>(Args[P]) &&
         Sem->Roles[P].K == ArgumentRole::Device)

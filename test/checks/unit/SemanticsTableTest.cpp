@@ -237,6 +237,13 @@ struct mse_loss {
       "mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor";
   static Tensor call(const Tensor &self, const Tensor &target, long reduction);
 };
+struct _pack_padded_sequence {
+  static constexpr const char *schema_str =
+      "_pack_padded_sequence(Tensor input, Tensor lengths, bool batch_first) "
+      "-> (Tensor, Tensor)";
+  static Tensor call(const Tensor &input, const Tensor &lengths,
+                     bool batch_first);
+};
 } // namespace _ops
 inline Tensor Tensor::add(const Tensor &other, double alpha) const {
   return _ops::add_Tensor::call(const_cast<Tensor &>(*this), other, alpha);
@@ -252,6 +259,10 @@ inline Tensor Tensor::sum(c10::ScalarType dtype) const {
 }
 inline Tensor operator+(const Tensor &a, const Tensor &b) { return a.add(b); }
 inline Tensor relu(const Tensor &self) { return _ops::relu::call(self); }
+// nn::utils::rnn::pack_padded_sequence's shape: its lengths go on to the op.
+inline Tensor pack_padded(Tensor input, Tensor lengths, bool batch_first) {
+  return _ops::_pack_padded_sequence::call(input, lengths, batch_first);
+}
 // A wrapper that combines its tensors, and one that uses them apart.
 inline Tensor combined(const Tensor &x, const Tensor &y) { return x + y; }
 inline Tensor apart(const Tensor &x, const Tensor &y) {
@@ -325,6 +336,14 @@ TEST_F(DerivedSemanticsTest, IndicesMayStayOnTheCpu) {
   EXPECT_EQ(S->object().K, ArgumentRole::Device);
   EXPECT_EQ(S->param(0).K, ArgumentRole::CpuAllowed);
   EXPECT_EQ(S->DTypeRule, ResultDType::Self);
+}
+
+TEST_F(DerivedSemanticsTest, PackedSequenceLengthsMustBeOnTheCpu) {
+  const CallSemantics *S = of("::at::pack_padded");
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->param(1).K, ArgumentRole::CpuOnly);
+  EXPECT_STREQ(S->param(1).Name, "lengths");
+  EXPECT_NE(S->param(0).K, ArgumentRole::CpuOnly);
 }
 
 TEST_F(DerivedSemanticsTest, WrappersAreFollowedThroughTheirBodies) {
