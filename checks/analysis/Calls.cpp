@@ -44,8 +44,9 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
   llvm::DenseSet<const ValueDecl *> ChangedVars;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I)
     if (const ParmVarDecl *P = ParamOf(I);
-        P && reachesCallersVariable(P->getType(), Api) &&
-        mayChangeParam(State, Def, P, Api)) {
+        P && (reachesCallersVariable(P->getType(), Api)
+                  ? mayChangeParam(State, Def, P, Api)
+                  : rebindsParam(Def, P, Api))) {
       if (const ValueDecl *V = referencedVar(unwrapArgument(CE->getArg(I))))
         ChangedVars.insert(V);
       else if (const ValueDecl *M = moduleVar(CE->getArg(I)))

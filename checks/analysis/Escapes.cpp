@@ -262,6 +262,11 @@ public:
       if (MayModify && Def && P < Def->getNumParams() &&
           !mayChangeParam(S, Def, Def->getParamDecl(P), Api))
         MayModify = false;
+      // A handle by value shares the caller's TensorImpl: set_data on it
+      // rebinds the caller's tensor too.
+      if (!MayModify && Def && P < Def->getNumParams() &&
+          rebindsParam(Def, Def->getParamDecl(P), Api))
+        MayModify = true;
       // A module handle given to code the analysis does not follow
       // (vector::push_back, say) may be copied, and the copy moved later.
       if (!Def && Api.isModuleHandleType(CE->getArg(I)->getType()))
@@ -526,6 +531,29 @@ bool reachesCallersVariable(QualType T, const ApiModel &Api) {
           !T.getNonReferenceType().isConstQualified()) ||
          T->isPointerType() || Api.isModuleHandleType(T) ||
          T->isDependentType();
+}
+
+bool rebindsParam(const FunctionDecl *Def, const ParmVarDecl *Param,
+                  const ApiModel &Api) {
+  class Rebinds : public RecursiveASTVisitor<Rebinds> {
+  public:
+    Rebinds(const ParmVarDecl *P, const ApiModel &Api) : P(P), Api(Api) {}
+    bool Found = false;
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
+      Found |= Api.isRebindingMethod(MCE->getMethodDecl()) &&
+               referencedVar(MCE->getImplicitObjectArgument()) == P;
+      return !Found;
+    }
+
+  private:
+    const ParmVarDecl *P;
+    const ApiModel &Api;
+  };
+  if (!Def->getBody())
+    return true;
+  Rebinds R(Param, Api);
+  R.TraverseStmt(Def->getBody());
+  return R.Found;
 }
 
 bool mayChangeParam(Session &S, const FunctionDecl *Def,

@@ -81,6 +81,12 @@ bool mayChangeParam(Session &S, const FunctionDecl *Def,
 /// Tensor parameter rebinds the callee's own handle).
 bool reachesCallersVariable(QualType T, const ApiModel &Api);
 
+/// Does \p Def rebind the tensor behind its parameter \p Param in place
+/// (`set_data`, `set_`)? A by-value handle shares its TensorImpl with the
+/// caller's, so that changes the caller's tensor too.
+bool rebindsParam(const FunctionDecl *Def, const ParmVarDecl *Param,
+                  const ApiModel &Api);
+
 /// May \p MD, a method of a module class, move its module or a module
 /// member, directly or through the methods it calls on its object (a body
 /// that hands out `*this` counts)? False for a method whose body is not in

@@ -5,6 +5,7 @@
 #include "FunctionAnalyzer.h"
 #include "Modules.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include <map>
 #include <string>
@@ -548,17 +549,101 @@ bool computeRegisteredSubmodule(const FieldDecl *F, const ApiModel &Api) {
   return true;
 }
 
+// Whether every mention of \p F in its class \p C is `this`'s member,
+// assigned (left to the caller to place) or called (`fc(x)`,
+// `fc->forward(x)`): in its methods, its constructors' initialisers and its
+// members' own initialisers. Anything else may register, move or hand out
+// the module: `fc.ptr()`, `fc->parameters()`, `Sequential(fc, ...)`,
+// another object's `n->fc` in a static factory.
+bool onlyCalledOrAssigned(const CXXRecordDecl *C, const FieldDecl *F,
+                          const ApiModel &Api) {
+  ASTContext &Ctx = F->getASTContext();
+  auto Parent = [&](const Expr *E) -> const Stmt * {
+    for (;;) {
+      auto Parents = Ctx.getParents(*E);
+      const Stmt *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+      const auto *PE = dyn_cast_or_null<Expr>(P);
+      if (!PE || !isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr,
+                      CXXBindTemporaryExpr, ExprWithCleanups>(PE))
+        return P;
+      E = PE;
+    }
+  };
+  class Mentions : public RecursiveASTVisitor<Mentions> {
+  public:
+    Mentions(const FieldDecl *F, const ApiModel &Api,
+             llvm::function_ref<const Stmt *(const Expr *)> Parent)
+        : F(F), Api(Api), Parent(Parent) {}
+    bool Bad = false;
+    bool VisitMemberExpr(MemberExpr *ME) {
+      if (ME->getMemberDecl() == F && !allowed(ME))
+        Bad = true;
+      return !Bad;
+    }
+
+  private:
+    bool allowed(const MemberExpr *ME) {
+      if (!isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        return false;
+      const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Parent(ME));
+      if (!Op || Op->getNumArgs() == 0 ||
+          Op->getArg(0)->IgnoreParenImpCasts() != ME)
+        return false;
+      switch (Op->getOperator()) {
+      case OO_Equal:
+      case OO_Call:
+        return true;
+      case OO_Arrow: {
+        // fc->forward(x): a member call through the holder's operator->.
+        const auto *Member = dyn_cast_or_null<MemberExpr>(Parent(Op));
+        const auto *Call =
+            Member ? dyn_cast_or_null<CXXMemberCallExpr>(Parent(Member))
+                   : nullptr;
+        return Call && Api.isModuleForward(Call->getMethodDecl());
+      }
+      default:
+        return false;
+      }
+    }
+    const FieldDecl *F;
+    const ApiModel &Api;
+    llvm::function_ref<const Stmt *(const Expr *)> Parent;
+  };
+  Mentions M(F, Api, Parent);
+  for (const Decl *D : C->decls()) {
+    if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(D))
+      D = FTD->getTemplatedDecl();
+    if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+      const FunctionDecl *Def = nullptr;
+      if (FD->hasBody(Def) && Def)
+        M.TraverseStmt(Def->getBody());
+      if (const auto *CD = dyn_cast_or_null<CXXConstructorDecl>(Def))
+        for (const CXXCtorInitializer *Init : CD->inits())
+          if (Init->isWritten())
+            M.TraverseStmt(Init->getInit());
+    } else if (const auto *G = dyn_cast<FieldDecl>(D);
+               G && G->hasInClassInitializer()) {
+      M.TraverseStmt(G->getInClassInitializer());
+    }
+    if (M.Bad)
+      return false;
+  }
+  return true;
+}
+
 // The forgotten register_module (Members.h). A private member's uses are
-// all in its class's methods (friends aside); any other is judged only when
-// no code outside the class names it, a derived class included.
+// all in its class's methods (a class with friends is not judged); any
+// other is judged only when no code outside the class names it, a derived
+// class included.
 ModuleFact computeUnregisteredModule(Session &S, const FieldDecl *F,
                                      const ApiModel &Api) {
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
   llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
   llvm::SmallVector<const FunctionDecl *, 8> Others;
   if (!C || !Api.isModuleClass(C) || !Api.isModuleHandleType(F->getType()) ||
+      C->hasFriends() ||
       (F->getAccess() != AS_private && usedOutsideItsClass(F)) ||
-      !allMethods(C, Ctors, Others))
+      !allMethods(C, Ctors, Others) || !onlyCalledOrAssigned(C, F, Api))
     return ModuleFact::unknown();
   for (const FunctionDecl *M : Others) {
     MemberUses U = uses(F, M, Api);

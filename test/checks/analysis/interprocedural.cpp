@@ -127,7 +127,26 @@ struct Maker {
 std::vector<Net> registry;
 void remember(Net m) { registry.push_back(m); }
 
+// A tensor handle by value shares its TensorImpl with the caller's: set_data
+// through one parameter moves what the other, bound to the same tensor,
+// holds. (Assigning a parameter does not: it rebinds the callee's handle.)
+torch::Tensor rebinds_one(torch::Tensor a, torch::Tensor b) {
+  a.set_data(a.to(torch::kCPU));
+  return b + torch::ones({2, 4});
+}
+void to_cpu_in_place(torch::Tensor t) { t.set_data(t.to(torch::kCPU)); }
+torch::Tensor reassigns(torch::Tensor a) {
+  a = a.to(torch::kCPU);
+  return a + torch::ones({2, 4});
+}
+
 void run_clean(Maker &maker) {
+  auto shared = torch::randn({2, 4}, torch::kCUDA);
+  rebinds_one(shared, shared);
+  reassigns(shared);
+  auto moved_back = torch::randn({2, 4}, torch::kCUDA);
+  to_cpu_in_place(moved_back);
+  auto sum = moved_back + torch::ones({2, 4});
   torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
   Net model;
   model->to(device);
@@ -155,5 +174,5 @@ void run_clean(Maker &maker) {
   remember(model);
   registry.back()->to(torch::kCPU);
   auto v = model->forward(torch::rand({8, 784}));  // a copy of the handle moved it
-  (void)y, (void)b, (void)z, (void)w, (void)r, (void)m, (void)v;
+  (void)sum, (void)y, (void)b, (void)z, (void)w, (void)r, (void)m, (void)v;
 }

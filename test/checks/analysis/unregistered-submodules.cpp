@@ -184,6 +184,68 @@ private:
   torch::nn::Linear fc{nullptr};
 };
 
+// Handed out: registered through its pointer, moved through it, its
+// parameters moved by hand, shared with a registered container, or
+// registered by a friend or by a static factory of the class.
+struct RegisteredByPointer : torch::nn::Module {
+  RegisteredByPointer() {
+    fc = torch::nn::Linear(4, 2);
+    register_module("fc", fc.ptr());
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+struct MovedByPointer : torch::nn::Module {
+  MovedByPointer() { fc = torch::nn::Linear(4, 2); }
+  void to(torch::Device d, bool non_blocking = false) override {
+    torch::nn::Module::to(d, non_blocking);
+    fc.get()->to(d, non_blocking);
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+struct MovesParameters : torch::nn::Module {
+  MovesParameters() { fc = torch::nn::Linear(4, 2); }
+  void to(torch::Device d, bool non_blocking = false) override {
+    torch::nn::Module::to(d, non_blocking);
+    for (auto &p : fc->parameters())
+      p.set_data(p.data().to(d));
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+struct SharedWithSequential : torch::nn::Module {
+  SharedWithSequential()
+      : fc(torch::nn::LinearOptions(4, 4)),
+        seq(register_module("seq", torch::nn::Sequential(fc, torch::nn::ReLU()))) {}
+  torch::Tensor forward(torch::Tensor x) { return seq->forward(fc(x)); }
+  torch::nn::Linear fc;
+  torch::nn::Sequential seq;
+};
+class RegisteredByFriend : public torch::nn::Module {
+public:
+  RegisteredByFriend() { fc = torch::nn::Linear(4, 2); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  friend void finish(RegisteredByFriend &m);
+
+private:
+  torch::nn::Linear fc{nullptr};
+};
+void finish(RegisteredByFriend &m) { m.register_module("fc", m.fc); }
+class RegisteredByFactory : public torch::nn::Module {
+public:
+  RegisteredByFactory() { fc = torch::nn::Linear(4, 2); }
+  static std::shared_ptr<RegisteredByFactory> make() {
+    auto m = std::make_shared<RegisteredByFactory>();
+    m->register_module("fc", m->fc);
+    return m;
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+
+private:
+  torch::nn::Linear fc{nullptr};
+};
+
 void run_clean() {
   torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
   auto x = torch::randn({2, 4}).to(device);
@@ -225,6 +287,26 @@ void run_clean() {
   hands->layer()->to(device);
   hands->to(device);
   hands->forward(x);
+
+  auto by_pointer = std::make_shared<RegisteredByPointer>();
+  by_pointer->to(device);
+  by_pointer->forward(x);
+  auto moved_by_pointer = std::make_shared<MovedByPointer>();
+  moved_by_pointer->to(device);
+  moved_by_pointer->forward(x);
+  auto moves_parameters = std::make_shared<MovesParameters>();
+  moves_parameters->to(device);
+  moves_parameters->forward(x);
+  auto with_sequential = std::make_shared<SharedWithSequential>();
+  with_sequential->to(device);
+  with_sequential->forward(x);
+  auto by_friend = std::make_shared<RegisteredByFriend>();
+  finish(*by_friend);
+  by_friend->to(device);
+  by_friend->forward(x);
+  auto by_factory = RegisteredByFactory::make();
+  by_factory->to(device);
+  by_factory->forward(x);
 
   // Never moved: an unregistered layer on the cpu with its input there.
   Net net;
