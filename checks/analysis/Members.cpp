@@ -5,7 +5,6 @@
 #include "FunctionAnalyzer.h"
 #include "Modules.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include <map>
 #include <string>
@@ -557,59 +556,48 @@ bool computeRegisteredSubmodule(const FieldDecl *F, const ApiModel &Api) {
 // another object's `n->fc` in a static factory.
 bool onlyCalledOrAssigned(const CXXRecordDecl *C, const FieldDecl *F,
                           const ApiModel &Api) {
-  ASTContext &Ctx = F->getASTContext();
-  auto Parent = [&](const Expr *E) -> const Stmt * {
-    for (;;) {
-      auto Parents = Ctx.getParents(*E);
-      const Stmt *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-      const auto *PE = dyn_cast_or_null<Expr>(P);
-      if (!PE || !isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr,
-                      CXXBindTemporaryExpr, ExprWithCleanups>(PE))
-        return P;
-      E = PE;
-    }
-  };
+  // Top down (a call is visited before its operands), so that no parent map
+  // of the whole translation unit is built: the calls mark the mentions
+  // they allow, and any other mention is not allowed.
   class Mentions : public RecursiveASTVisitor<Mentions> {
   public:
-    Mentions(const FieldDecl *F, const ApiModel &Api,
-             llvm::function_ref<const Stmt *(const Expr *)> Parent)
-        : F(F), Api(Api), Parent(Parent) {}
+    Mentions(const FieldDecl *F, const ApiModel &Api) : F(F), Api(Api) {}
     bool Bad = false;
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+      // fc = ..., fc(x).
+      if ((Op->getOperator() == OO_Equal || Op->getOperator() == OO_Call) &&
+          Op->getNumArgs() > 0)
+        allow(Op->getArg(0));
+      return true;
+    }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
+      // fc->forward(x): through the holder's operator->.
+      if (!Api.isModuleForward(MCE->getMethodDecl()))
+        return true;
+      const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(
+          MCE->getImplicitObjectArgument()->IgnoreParenImpCasts());
+      if (Arrow && Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() > 0)
+        allow(Arrow->getArg(0));
+      return true;
+    }
     bool VisitMemberExpr(MemberExpr *ME) {
-      if (ME->getMemberDecl() == F && !allowed(ME))
+      if (ME->getMemberDecl() == F && !Allowed.contains(ME))
         Bad = true;
       return !Bad;
     }
 
   private:
-    bool allowed(const MemberExpr *ME) {
-      if (!isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-        return false;
-      const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Parent(ME));
-      if (!Op || Op->getNumArgs() == 0 ||
-          Op->getArg(0)->IgnoreParenImpCasts() != ME)
-        return false;
-      switch (Op->getOperator()) {
-      case OO_Equal:
-      case OO_Call:
-        return true;
-      case OO_Arrow: {
-        // fc->forward(x): a member call through the holder's operator->.
-        const auto *Member = dyn_cast_or_null<MemberExpr>(Parent(Op));
-        const auto *Call =
-            Member ? dyn_cast_or_null<CXXMemberCallExpr>(Parent(Member))
-                   : nullptr;
-        return Call && Api.isModuleForward(Call->getMethodDecl());
-      }
-      default:
-        return false;
-      }
+    void allow(const Expr *E) {
+      const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+      if (ME && ME->getMemberDecl() == F &&
+          isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        Allowed.insert(ME);
     }
     const FieldDecl *F;
     const ApiModel &Api;
-    llvm::function_ref<const Stmt *(const Expr *)> Parent;
+    llvm::DenseSet<const MemberExpr *> Allowed;
   };
-  Mentions M(F, Api, Parent);
+  Mentions M(F, Api);
   for (const Decl *D : C->decls()) {
     if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(D))
       D = FTD->getTemplatedDecl();
