@@ -49,6 +49,9 @@ constexpr llvm::StringLiteral LikeFactories[] = {
 
 constexpr llvm::StringLiteral ModuleMoveNames[] = {"to", "cuda", "cpu", "half",
                                                    "bfloat16"};
+// Module and holder methods that hand the module out to code that may move
+// it: the holder's ptr() and get(), Module::apply(fn).
+constexpr llvm::StringLiteral ModuleSharingNames[] = {"ptr", "get", "apply"};
 
 // tt's operators as the ATen ops they are (ATen/TensorOperators.h and
 // TensorBody.h define LibTorch's the same way, which the semantics table
@@ -684,6 +687,12 @@ const CallSemantics *ApiModel::callSemantics(const FunctionDecl *FD) const {
 bool ApiModel::isModuleMove(const CXXMethodDecl *MD) const {
   return MD && MD->getIdentifier() && listed(ModuleMoveNames, MD->getName()) &&
          isModuleClass(MD->getParent());
+}
+
+bool ApiModel::isModuleSharingMethod(const CXXMethodDecl *MD) const {
+  return MD && MD->getIdentifier() &&
+         listed(ModuleSharingNames, MD->getName()) &&
+         (isModuleClass(MD->getParent()) || isModuleHolder(MD->getParent()));
 }
 
 std::optional<ApiModel::DeviceKind>

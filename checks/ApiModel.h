@@ -150,6 +150,9 @@ public:
   /// A module method that moves or casts the module in place: to, cuda,
   /// cpu, half, bfloat16.
   bool isModuleMove(const CXXMethodDecl *MD) const;
+  /// A module or holder method that hands the module to code that may move
+  /// it: the holder's `ptr()` and `get()`, `Module::apply(fn)`.
+  bool isModuleSharingMethod(const CXXMethodDecl *MD) const;
 
   /// A module's forward(): what `model(x)` and `model->forward(x)` run.
   bool isModuleForward(const CXXMethodDecl *MD) const;

@@ -2,6 +2,7 @@
 
 #include "UnmovedInputCheck.h"
 #include "analysis/Escapes.h"
+#include "analysis/Modules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
@@ -201,6 +202,19 @@ bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
   // A forward that moves its input itself expects it anywhere.
   if (analysis::forwardConvertsInput(S.ModuleClass, Api))
     return false;
+  // A user module whose device the analysis knows from how it was built
+  // (not from a move the user wrote) fails on the input only where its
+  // forward() hands the input to a layer with parameters: one that divides
+  // it by a 0-dim parameter, or uses none, runs on any device.
+  if (S.Module.DeviceOrigin.How == Origin::ModuleCreated ||
+      S.Module.DeviceOrigin.How == Origin::ModuleUnregistered) {
+    const CXXRecordDecl *Gets =
+        S.Module.FirstLayer ? S.Module.FirstLayer : S.ModuleClass;
+    if (Gets && !Api.isBuiltinModule(Gets) &&
+        !analysis::forwardFeedsLayerOnItsDevice(session(), Gets, In.Fact.Device,
+                                                Ctx, Api))
+      return false;
+  }
   const SourceManager &SM = Ctx.getSourceManager();
   const std::string Module = moduleName(S.ModuleExpr, Ctx);
   // One bug, one fix-it: when the input stayed behind because its own move

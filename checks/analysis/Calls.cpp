@@ -46,7 +46,7 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
     if (const ParmVarDecl *P = ParamOf(I);
         P && (reachesCallersVariable(P->getType(), Api)
                   ? mayChangeParam(State, Def, P, Api)
-                  : rebindsParam(Def, P, Api))) {
+                  : rebindsParam(State, Def, P, Api))) {
       if (const ValueDecl *V = referencedVar(unwrapArgument(CE->getArg(I))))
         ChangedVars.insert(V);
       else if (const ValueDecl *M = moduleVar(CE->getArg(I)))

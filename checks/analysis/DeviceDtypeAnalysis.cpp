@@ -23,11 +23,13 @@ void Session::reset() {
   Functions.Contexts = 0;
   Escapes.Changed.clear();
   Escapes.ChangesThis.clear();
+  Escapes.Rebound.clear();
   Members.Devices.clear();
   Members.Modules.clear();
   Members.Unregistered.clear();
   Members.Tensors.clear();
   Members.Registered.clear();
+  Members.WithDimensions.clear();
   Modules.Classes.clear();
   Modules.Feeds.clear();
   DefaultFloatKnown = true;

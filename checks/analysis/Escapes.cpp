@@ -112,8 +112,11 @@ public:
   // the module: `Net other = model;`, `trainer = Trainer(model);`.
   bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
     const CXXConstructorDecl *Ctor = CE->getConstructor();
+    // A user struct's copy leaves its source alone; a copy of a module
+    // handle (a TORCH_MODULE holder of the user's too) shares its module.
     if (!Ctor || ArgCopies.contains(CE) ||
-        (Ctor->isCopyOrMoveConstructor() && !Api.isApiFunction(Ctor)))
+        (Ctor->isCopyOrMoveConstructor() && !Api.isApiFunction(Ctor) &&
+         !Api.isModuleHandleType(CE->getType())))
       return true;
     for (const Expr *Arg : CE->arguments())
       if (Api.isModuleHandleType(Arg->getType()))
@@ -130,9 +133,15 @@ public:
   }
   // x.set_data(y), x.set_(y), x.swap(y): x becomes another tensor, which
   // the transfer functions do not follow.
+  // model.ptr(), model->apply(fn): the module handed to code that may move
+  // it. parent->register_module("fc", fc): fc moves with parent now.
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
-    if (Api.isRebindingMethod(MCE->getMethodDecl()))
+    const CXXMethodDecl *MD = MCE->getMethodDecl();
+    if (Api.isRebindingMethod(MD) || Api.isModuleSharingMethod(MD))
       escape(MCE->getImplicitObjectArgument());
+    if (Api.registration(MD) == ApiModel::Registration::Module &&
+        MCE->getNumArgs() >= 2)
+      escape(MCE->getImplicitObjectArgument()), escape(MCE->getArg(1));
     return true;
   }
   bool VisitVarDecl(VarDecl *VD) {
@@ -265,7 +274,7 @@ public:
       // A handle by value shares the caller's TensorImpl: set_data on it
       // rebinds the caller's tensor too.
       if (!MayModify && Def && P < Def->getNumParams() &&
-          rebindsParam(Def, Def->getParamDecl(P), Api))
+          rebindsParam(S, Def, Def->getParamDecl(P), Api))
         MayModify = true;
       // A module handle given to code the analysis does not follow
       // (vector::push_back, say) may be copied, and the copy moved later.
@@ -533,27 +542,33 @@ bool reachesCallersVariable(QualType T, const ApiModel &Api) {
          T->isDependentType();
 }
 
-bool rebindsParam(const FunctionDecl *Def, const ParmVarDecl *Param,
+bool rebindsParam(Session &S, const FunctionDecl *Def, const ParmVarDecl *Param,
                   const ApiModel &Api) {
-  class Rebinds : public RecursiveASTVisitor<Rebinds> {
-  public:
-    Rebinds(const ParmVarDecl *P, const ApiModel &Api) : P(P), Api(Api) {}
-    bool Found = false;
-    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
-      Found |= Api.isRebindingMethod(MCE->getMethodDecl()) &&
-               referencedVar(MCE->getImplicitObjectArgument()) == P;
-      return !Found;
-    }
-
-  private:
-    const ParmVarDecl *P;
-    const ApiModel &Api;
-  };
   if (!Def->getBody())
     return true;
-  Rebinds R(Param, Api);
-  R.TraverseStmt(Def->getBody());
-  return R.Found;
+  auto Key = std::make_pair(Def, Api.configurationKey());
+  auto [It, Inserted] = S.Escapes.Rebound.try_emplace(Key);
+  if (Inserted) {
+    class Rebinds : public RecursiveASTVisitor<Rebinds> {
+    public:
+      Rebinds(llvm::DenseSet<const ParmVarDecl *> &Found, const ApiModel &Api)
+          : Found(Found), Api(Api) {}
+      bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
+        if (Api.isRebindingMethod(MCE->getMethodDecl()))
+          if (const auto *P = dyn_cast_or_null<ParmVarDecl>(
+                  referencedVar(MCE->getImplicitObjectArgument())))
+            Found.insert(P);
+        return true;
+      }
+
+    private:
+      llvm::DenseSet<const ParmVarDecl *> &Found;
+      const ApiModel &Api;
+    };
+    Rebinds R(It->second, Api);
+    R.TraverseStmt(Def->getBody());
+  }
+  return It->second.contains(Param);
 }
 
 bool mayChangeParam(Session &S, const FunctionDecl *Def,

@@ -83,8 +83,9 @@ bool reachesCallersVariable(QualType T, const ApiModel &Api);
 
 /// Does \p Def rebind the tensor behind its parameter \p Param in place
 /// (`set_data`, `set_`)? A by-value handle shares its TensorImpl with the
-/// caller's, so that changes the caller's tensor too.
-bool rebindsParam(const FunctionDecl *Def, const ParmVarDecl *Param,
+/// caller's, so that changes the caller's tensor too. True for a function
+/// without a body here. One walk of the body per function, cached in \p S.
+bool rebindsParam(Session &S, const FunctionDecl *Def, const ParmVarDecl *Param,
                   const ApiModel &Api);
 
 /// May \p MD, a method of a module class, move its module or a module

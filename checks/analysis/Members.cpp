@@ -97,9 +97,13 @@ public:
     }
     bool IsApi = keepsArguments(FD, Api);
     unsigned Offset = objectArguments(CE);
+    // `block = Block()`: the assignment is an assignment (below), whoever
+    // declares the operator, as a TORCH_MODULE holder of the user's does.
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
+    const bool Assignment = Op && Op->getOperator() == OO_Equal;
     for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
       const MemberExpr *ME = mine(CE->getArg(I));
-      if (!ME)
+      if (!ME || (Assignment && I == 0))
         continue;
       if (IsApi) {
         Kept.insert(ME);
@@ -241,10 +245,17 @@ DeviceFact moveTarget(Session &S, const CXXConstructorDecl *Ctor,
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
       CE && CE->getNumArgs() >= 1 && isDevice(CE->getType(), Api))
     E = strip(CE->getArg(0));
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl())) {
+  // An enumerator, or a constant that names one: LibTorch's torch::kCUDA
+  // is `constexpr DeviceType kCUDA = DeviceType::CUDA`.
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    if (const EnumConstantDecl *EC = enumConstant(E))
       return deviceFromKind(Api.deviceKindOf(EC));
-    }
+    const Expr *Init = constantInit(E);
+    if (!Init)
+      break;
+    E = strip(Init);
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     // The constructor's parameter that initialises a fixed Device member.
     if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
       return parameterAsMember(S, Ctor, P, Api);
@@ -271,17 +282,16 @@ ModuleFact computePlacedModule(Session &S, const FieldDecl *F,
   if (!C || F->getAccess() == AS_public ||
       !Api.isModuleHandleType(F->getType()) || !allMethods(C, Ctors, Others))
     return ModuleFact::unknown();
-  auto AllKept = allKept;
   for (const FunctionDecl *M : Others) {
     MemberUses U = uses(F, M, Api);
-    if (!AllKept(U) || !U.Moves.empty() || !U.Assigns.empty())
+    if (!allKept(U) || !U.Moves.empty() || !U.Assigns.empty())
       return ModuleFact::unknown();
   }
   ModuleFact R = ModuleFact::unknown(); // known once the first is read
   for (const CXXConstructorDecl *Ctor : Ctors) {
     MemberUses U = uses(F, Ctor, Api);
     // Exactly one move, which sets the device, after every assignment.
-    if (!AllKept(U) || U.Moves.size() != 1)
+    if (!allKept(U) || U.Moves.size() != 1)
       return ModuleFact::unknown();
     const auto &[Move, Dev] = U.Moves.front();
     const SourceManager &SM = F->getASTContext().getSourceManager();
@@ -418,6 +428,17 @@ Fact cached(Session &S, std::map<MemberKey, Fact> &Map, const FieldDecl *F,
   Fact R = Compute(S, F, Api);
   Map[Key] = R;
   return R;
+}
+
+// The same for a yes-or-no property that needs no session.
+bool cachedFlag(std::map<MemberKey, bool> &Map, const FieldDecl *F,
+                const ApiModel &Api,
+                bool (*Compute)(const FieldDecl *, const ApiModel &)) {
+  MemberKey Key{F, Api.configurationKey()};
+  auto It = Map.find(Key);
+  if (It == Map.end())
+    It = Map.emplace(Key, Compute(F, Api)).first;
+  return It->second;
 }
 
 } // namespace
@@ -633,9 +654,12 @@ ModuleFact computeUnregisteredModule(Session &S, const FieldDecl *F,
       (F->getAccess() != AS_private && usedOutsideItsClass(F)) ||
       !allMethods(C, Ctors, Others) || !onlyCalledOrAssigned(C, F, Api))
     return ModuleFact::unknown();
+  // onlyCalledOrAssigned leaves no move (`fc->to(...)` is neither a call
+  // of forward nor an assignment); allKept adds what it does not see, a
+  // capture by reference in a lambda.
   for (const FunctionDecl *M : Others) {
     MemberUses U = uses(F, M, Api);
-    if (!allKept(U) || !U.Moves.empty() || !U.Assigns.empty())
+    if (!allKept(U) || !U.Assigns.empty())
       return ModuleFact::unknown();
   }
   const Expr *Built = nullptr; // the first construction, for the note
@@ -648,7 +672,7 @@ ModuleFact computeUnregisteredModule(Session &S, const FieldDecl *F,
   };
   for (const CXXConstructorDecl *Ctor : Ctors) {
     MemberUses U = uses(F, Ctor, Api);
-    if (!allKept(U) || !U.Moves.empty())
+    if (!allKept(U))
       return ModuleFact::unknown();
     // A delegating constructor that leaves the member alone: the target
     // constructor, among these, builds it.
@@ -686,17 +710,99 @@ ModuleFact computeUnregisteredModule(Session &S, const FieldDecl *F,
 
 bool isRegisteredSubmodule(Session &S, const FieldDecl *F,
                            const ApiModel &Api) {
-  MemberKey Key{F, Api.configurationKey()};
-  auto It = S.Members.Registered.find(Key);
-  if (It == S.Members.Registered.end())
-    It = S.Members.Registered.emplace(Key, computeRegisteredSubmodule(F, Api))
-             .first;
-  return It->second;
+  return cachedFlag(S.Members.Registered, F, Api, computeRegisteredSubmodule);
 }
 
 ModuleFact placedModuleMember(Session &S, const FieldDecl *F,
                               const ApiModel &Api) {
   return cached(S, S.Members.Modules, F, Api, computePlacedModule);
+}
+
+namespace {
+
+// `{8, 8}` in `torch::randn({8, 8})`: a braced list of sizes with at least
+// one element, through the IntArrayRef and initializer_list it becomes.
+bool nonEmptySizes(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreImplicit();
+    if (const auto *IL = dyn_cast<InitListExpr>(E))
+      return IL->getNumInits() > 0;
+    if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E)) {
+      E = SIL->getSubExpr();
+      continue;
+    }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+        CE && CE->getNumArgs() >= 1) {
+      E = CE->getArg(0);
+      continue;
+    }
+    return false;
+  }
+  return false;
+}
+
+// `register_parameter("w", torch::randn({8, 8}))`: a registration of a
+// float32 cpu factory's tensor with at least one dimension.
+bool registersTensorWithDimensions(const Expr *E, const ApiModel &Api) {
+  const auto *MCE = dyn_cast_or_null<CXXMemberCallExpr>(strip(E));
+  if (!MCE || MCE->getNumArgs() < 2 ||
+      Api.registration(MCE->getMethodDecl()) == ApiModel::Registration::None ||
+      Api.registration(MCE->getMethodDecl()) ==
+          ApiModel::Registration::Module ||
+      !isa<CXXThisExpr>(strip(MCE->getImplicitObjectArgument())) ||
+      !defaultFloatFactory(MCE->getArg(1), Api))
+    return false;
+  const auto *Factory = dyn_cast<CallExpr>(strip(MCE->getArg(1)));
+  return Factory && Factory->getNumArgs() > 0 &&
+         nonEmptySizes(Factory->getArg(0));
+}
+
+bool computeRegisteredWithDimensions(const FieldDecl *F, const ApiModel &Api) {
+  const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
+  llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
+  llvm::SmallVector<const FunctionDecl *, 8> Others;
+  if (!C || !Api.isModuleClass(C) ||
+      !Api.isTensorValueType(F->getType().getUnqualifiedType()) ||
+      C->hasFriends() ||
+      (F->getAccess() != AS_private && usedOutsideItsClass(F)) ||
+      !allMethods(C, Ctors, Others))
+    return false;
+  for (const FunctionDecl *M : Others) {
+    MemberUses U = uses(F, M, Api);
+    if (!allKept(U) || !U.Assigns.empty())
+      return false;
+  }
+  bool Any = false;
+  for (const CXXConstructorDecl *Ctor : Ctors) {
+    MemberUses U = uses(F, Ctor, Api);
+    if (!allKept(U))
+      return false;
+    if (Ctor->isDelegatingConstructor() && U.All.empty())
+      continue;
+    // Every value the constructor gives it is such a registration: its
+    // initialiser (written or in-class) and its assignments.
+    for (const CXXCtorInitializer *I : Ctor->inits())
+      if (I->getMember() == F) {
+        const Expr *Init =
+            I->isWritten() ? I->getInit() : F->getInClassInitializer();
+        if (Init && !registersTensorWithDimensions(Init, Api))
+          return false;
+        Any |= Init != nullptr;
+      }
+    for (const Expr *V : U.AssignedValues)
+      if (!registersTensorWithDimensions(V, Api))
+        return false;
+    Any |= !U.AssignedValues.empty();
+  }
+  return Any;
+}
+
+} // namespace
+
+bool registeredWithDimensions(Session &S, const FieldDecl *F,
+                              const ApiModel &Api) {
+  return cachedFlag(S.Members.WithDimensions, F, Api,
+                    computeRegisteredWithDimensions);
 }
 
 ModuleFact unregisteredModuleMember(Session &S, const FieldDecl *F,

@@ -63,6 +63,16 @@ TensorFact fixedTensorMember(Session &S, const FieldDecl *F,
 ModuleFact placedModuleMember(Session &S, const FieldDecl *F,
                               const ApiModel &Api);
 
+/// Whether the tensor member \p F of a module class holds, in every method
+/// but its constructors, a parameter or buffer the class registered from a
+/// cpu factory with at least one dimension (`w = register_parameter("w",
+/// torch::randn({8, 8}))`), and nothing in the class, or outside it,
+/// replaces it. Such a tensor is on its module's device and is no 0-dim
+/// operand that ATen would let meet another device.
+/// Cached in \p S.
+bool registeredWithDimensions(Session &S, const FieldDecl *F,
+                              const ApiModel &Api);
+
 /// Where an unregistered module member is: the cpu and float32, with its
 /// construction as origin; unknown when \p F is not one.
 ModuleFact unregisteredModuleMember(Session &S, const FieldDecl *F,

@@ -102,34 +102,27 @@ bool builtByDefault(Session &S, const Expr *E, const ApiModel &Api, bool &OnCpu,
   return D.Float32;
 }
 
-// A factory call that makes a float32 tensor: no options, no dtype.
-bool defaultFloatFactory(const Expr *E, const ApiModel &Api) {
-  const auto *CE = dyn_cast_or_null<CallExpr>(strip(E));
-  if (!CE || Api.factoryKind(CE->getDirectCallee()) !=
-                 ApiModel::FactoryKind::DefaultFloat)
-    return false;
-  for (const Expr *A : CE->arguments()) {
-    if (isa<CXXDefaultArgExpr>(A))
-      continue;
-    QualType T = A->getType();
-    if (isOptionsLike(Api, T) || isDTypeLike(Api, T) || isDeviceLike(Api, T))
-      return false;
-  }
-  return true;
-}
-
 // Scans a user module class's methods for what voids its defaults.
 class ClassScanner : public RecursiveASTVisitor<ClassScanner> {
 public:
-  ClassScanner(Session &S, const ApiModel &Api, bool InConstructor)
-      : S(S), Api(Api), InConstructor(InConstructor) {}
+  ClassScanner(Session &S, const ApiModel &Api, bool InConstructor,
+               bool InForward)
+      : S(S), Api(Api), InConstructor(InConstructor), InForward(InForward) {}
   bool Void = false;  // something this file cannot follow
   bool Moved = false; // a constructor moves the module or a member
   unsigned Registered = 0;
 
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
+    // `for (auto &p : parameters()) p.set_data(p.data().cuda());` moves
+    // parameters one by one, wherever it is written.
+    if (Api.isRebindingMethod(MD))
+      Void = true;
     if (Api.isModuleMove(MD)) {
+      // A forward that moves its module (`to(x.device())`) runs wherever
+      // its input is.
+      if (InForward)
+        Void = true;
       // A cast of the module or a member voids its dtype; a move in a
       // constructor its device.
       ApiModel::ModuleMove K = Api.moduleMoveKind(MD);
@@ -173,6 +166,7 @@ private:
   Session &S;
   const ApiModel &Api;
   bool InConstructor;
+  bool InForward;
 };
 
 ModuleDefaults computeDefaults(Session &S, const CXXRecordDecl *C,
@@ -193,7 +187,7 @@ ModuleDefaults computeDefaults(Session &S, const CXXRecordDecl *C,
     const bool Ctor = isa<CXXConstructorDecl>(MD);
     AnyConstructor |= Ctor && !MD->isImplicit();
     ++S.Modules.Depth;
-    ClassScanner Scanner(S, Api, Ctor);
+    ClassScanner Scanner(S, Api, Ctor, Api.isModuleForward(MD));
     Scanner.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
     if (const auto *CD = dyn_cast<CXXConstructorDecl>(Def))
       for (const CXXCtorInitializer *Init : CD->inits())
@@ -231,6 +225,21 @@ ModuleDefaults userDefaults(Session &S, const CXXRecordDecl *C,
 }
 
 } // namespace
+
+bool defaultFloatFactory(const Expr *E, const ApiModel &Api) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(strip(E));
+  if (!CE || Api.factoryKind(CE->getDirectCallee()) !=
+                 ApiModel::FactoryKind::DefaultFloat)
+    return false;
+  for (const Expr *A : CE->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      continue;
+    QualType T = A->getType();
+    if (isOptionsLike(Api, T) || isDTypeLike(Api, T) || isDeviceLike(Api, T))
+      return false;
+  }
+  return true;
+}
 
 bool buildsNewOnCpu(Session &S, const Expr *E, const ApiModel &Api) {
   // A holder constructed from a pointer wraps a module that exists: only a
@@ -297,14 +306,28 @@ bool buildsParameters(Session &S, const CXXRecordDecl *C, const ApiModel &Api) {
          !Api.isContainerModule(C) && userDefaults(S, C, Api).Float32;
 }
 
-bool forwardFeedsParameterLayer(Session &S, const CXXRecordDecl *Module,
-                                DType D, ASTContext &Ctx, const ApiModel &Api) {
-  auto CacheKey =
-      std::make_tuple(Module, static_cast<int>(D), Api.configurationKey());
-  auto &Feeds = S.Modules.Feeds;
-  if (auto It = Feeds.find(CacheKey); It != Feeds.end())
+namespace {
+
+// Follows \p Module's forward() with its first tensor parameter seeded as
+// \p In, and asks \p Feeds of each site in that context whether it needs
+// something of the input.
+// Cached per module, seed (\p SeedKey) and API configuration; a recursive
+// query while one is in progress answers false.
+// A call of one of the module's own layers (`this->fc(x)`).
+bool callsOwnLayer(const Site &Call) {
+  return Call.K == Site::ModuleCall && !Call.Operands.empty() &&
+         Call.ModuleExpr && thisMember(Call.ModuleExpr);
+}
+
+bool followForward(Session &S, const CXXRecordDecl *Module,
+                   const TensorFact &In, const std::string &SeedKey,
+                   ASTContext &Ctx, const ApiModel &Api,
+                   llvm::function_ref<bool(const Site &)> Feeds) {
+  auto CacheKey = std::make_tuple(Module, SeedKey, Api.configurationKey());
+  auto &Cache = S.Modules.Feeds;
+  if (auto It = Cache.find(CacheKey); It != Cache.end())
     return It->second;
-  Feeds[CacheKey] = false;
+  Cache[CacheKey] = false;
   bool Found = false;
   for (const CXXMethodDecl *MD : Api.forwardMethods(Module)) {
     const FunctionDecl *Def = nullptr;
@@ -315,23 +338,70 @@ bool forwardFeedsParameterLayer(Session &S, const CXXRecordDecl *Module,
       continue;
     Env Seed;
     Seed.Reached = true;
-    TensorFact In = TensorFact::unknown();
-    In.Type = DTypeFact::known(D);
     Seed.Tensors[Key(Input)] = In;
-    const FunctionFacts *F =
-        analyzeIn(S, Def, Ctx, Api, &Seed,
-                  "feeds:" + std::to_string(static_cast<int>(D)));
+    const FunctionFacts *F = analyzeIn(S, Def, Ctx, Api, &Seed, SeedKey);
     if (!F || !F->Complete)
       continue;
     for (const Site &Call : F->Sites)
-      if (Call.K == Site::ModuleCall && !Call.Operands.empty() &&
-          Call.ModuleExpr && thisMember(Call.ModuleExpr) &&
-          Api.takesParameterDtypeInput(Call.ModuleClass) &&
-          Call.Operands.front().Fact.Type == DTypeFact::known(D))
-        Found = true;
+      Found |= Feeds(Call);
   }
-  Feeds[CacheKey] = Found;
+  Cache[CacheKey] = Found;
   return Found;
+}
+
+} // namespace
+
+bool forwardFeedsParameterLayer(Session &S, const CXXRecordDecl *Module,
+                                DType D, ASTContext &Ctx, const ApiModel &Api) {
+  TensorFact In = TensorFact::unknown();
+  In.Type = DTypeFact::known(D);
+  return followForward(
+      S, Module, In, "feeds:" + std::to_string(static_cast<int>(D)), Ctx, Api,
+      [&](const Site &Call) {
+        return callsOwnLayer(Call) &&
+               Api.takesParameterDtypeInput(Call.ModuleClass) &&
+               Call.Operands.front().Fact.Type == DTypeFact::known(D);
+      });
+}
+
+bool forwardFeedsLayerOnItsDevice(Session &S, const CXXRecordDecl *Module,
+                                  const DeviceFact &D, ASTContext &Ctx,
+                                  const ApiModel &Api) {
+  if (D.Kind != FactKind::Known && D.Kind != FactKind::Symbolic)
+    return false;
+  TensorFact In = TensorFact::unknown();
+  In.Device = D;
+  std::string SeedKey;
+  llvm::raw_string_ostream(SeedKey)
+      << "feeds-device:" << D.IsCuda << ':' << D.Index << ':' << D.Symbol << ':'
+      << D.SymbolMayBeCuda;
+  return followForward(S, Module, In, SeedKey, Ctx, Api, [&](const Site &Call) {
+    // An op that combines the input with a parameter or buffer of the
+    // module's own that has dimensions (`torch::matmul(x, w)`).
+    if (Call.K == Site::Combine) {
+      bool Input = false, Parameter = false;
+      for (const Operand &O : Call.Operands) {
+        const FieldDecl *M = thisMember(O.E);
+        if (M && registeredWithDimensions(S, M, Api))
+          Parameter = true;
+        else if (O.Fact.Device == D)
+          Input = true;
+      }
+      return Input && Parameter;
+    }
+    if (!callsOwnLayer(Call) || Call.Operands.front().Fact.Device != D)
+      return false;
+    // The layer that gets the input: the member itself, or its
+    // Sequential's first layer (every layer of a container computes on
+    // the device its input came on).
+    const CXXRecordDecl *Gets =
+        Call.Module.FirstLayer ? Call.Module.FirstLayer : Call.ModuleClass;
+    if (Api.isParameterizedBuiltinModule(Gets))
+      return true;
+    return Gets && !Api.isBuiltinModule(Gets) &&
+           buildsParameters(S, Gets, Api) &&
+           forwardFeedsLayerOnItsDevice(S, Gets, D, Ctx, Api);
+  });
 }
 
 } // namespace clang::tidy::tensor::analysis

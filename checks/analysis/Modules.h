@@ -37,6 +37,10 @@ ModuleFact createdModule(Session &S, const Expr *E, QualType T,
 /// an existing module (register_module's shared_ptr) or from nullptr.
 bool buildsNewOnCpu(Session &S, const Expr *E, const ApiModel &Api);
 
+/// Whether \p E is a tensor factory call that makes a float32 tensor on the
+/// cpu: no options, no dtype, no device (`torch::randn({4, 4})`).
+bool defaultFloatFactory(const Expr *E, const ApiModel &Api);
+
 /// Whether \p E makes an empty module holder (`nn::Linear fc{nullptr}`).
 bool isEmptyHolder(const Expr *E);
 
@@ -51,6 +55,19 @@ bool buildsParameters(Session &S, const CXXRecordDecl *C, const ApiModel &Api);
 /// parameters' dtype.
 bool forwardFeedsParameterLayer(Session &S, const CXXRecordDecl *Module,
                                 DType D, ASTContext &Ctx, const ApiModel &Api);
+
+/// Whether \p Module's forward() passes its first tensor argument, still on
+/// device \p D (known or symbolic), to a member layer that computes with
+/// parameters of its own: a built-in parameterized layer (a Sequential's first
+/// layer counts), or a user module whose forward() does so in turn, or an op
+/// that combines it with a parameter or buffer of the module that has
+/// dimensions (registeredWithDimensions: `torch::matmul(x, w)`). Only then
+/// does an input on \p D provably meet the module's parameters: a forward
+/// that uses a 0-dim parameter (`x / temperature`), or none, runs on any
+/// device, as ATen lets a 0-dim cpu tensor meet a cuda one.
+bool forwardFeedsLayerOnItsDevice(Session &S, const CXXRecordDecl *Module,
+                                  const DeviceFact &D, ASTContext &Ctx,
+                                  const ApiModel &Api);
 
 } // namespace clang::tidy::tensor::analysis
 

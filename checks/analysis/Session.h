@@ -38,6 +38,10 @@ struct EscapeState {
       Changed;
   std::map<std::pair<const FunctionDecl *, std::string>, std::optional<bool>>
       ChangesThis;
+  // rebindsParam: the parameters a body rebinds in place (set_data, set_).
+  std::map<std::pair<const FunctionDecl *, std::string>,
+           llvm::DenseSet<const ParmVarDecl *>>
+      Rebound;
   unsigned Depth = 0;
 };
 
@@ -49,7 +53,8 @@ struct MemberState {
   std::map<Key, ModuleFact> Modules;      // placedModuleMember
   std::map<Key, ModuleFact> Unregistered; // unregisteredModuleMember
   std::map<Key, TensorFact> Tensors;
-  std::map<Key, bool> Registered; // isRegisteredSubmodule
+  std::map<Key, bool> Registered;     // isRegisteredSubmodule
+  std::map<Key, bool> WithDimensions; // registeredWithDimensions
 };
 
 /// Modules.cpp: what a user module class's constructors build.
@@ -60,7 +65,8 @@ struct ModuleDefaults {
 struct ModuleState {
   std::map<std::pair<const CXXRecordDecl *, std::string>, ModuleDefaults>
       Classes;
-  std::map<std::tuple<const CXXRecordDecl *, int, std::string>, bool> Feeds;
+  std::map<std::tuple<const CXXRecordDecl *, std::string, std::string>, bool>
+      Feeds; // forwardFeeds*: per module, seed and configuration
   unsigned Depth = 0;
 };
 

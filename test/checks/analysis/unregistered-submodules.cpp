@@ -19,9 +19,9 @@ struct NetImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     x = torch::relu(fc1->forward(x));
     // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: input 'x' is on 'device' but 'fc1' is on cpu [tensor-unmoved-input]
-    // CHECK-MESSAGES: :[[@LINE+56]]:35: note: 'x' is on 'device': moved here
+    // CHECK-MESSAGES: :[[@LINE+74]]:35: note: 'x' is on 'device': moved here
     // CHECK-MESSAGES: :[[@LINE-7]]:11: note: 'fc1' is built here on cpu and never registered with register_module: moving its module does not move it
-    // CHECK-MESSAGES: :[[@LINE+55]]:8: note: in the call to 'forward' here
+    // CHECK-MESSAGES: :[[@LINE+73]]:8: note: in the call to 'forward' here
     return fc2->forward(x);
   }
   torch::nn::Linear fc1{nullptr}, fc2{nullptr};
@@ -35,9 +35,9 @@ public:
   torch::Tensor forward(const torch::Tensor &x) {
     return conv(x);
     // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: input 'x' is on cuda but 'conv' is on cpu [tensor-unmoved-input]
-    // CHECK-MESSAGES: :[[@LINE+45]]:20: note: 'x' is on cuda: created here
+    // CHECK-MESSAGES: :[[@LINE+63]]:20: note: 'x' is on cuda: created here
     // CHECK-MESSAGES: :[[@LINE-5]]:15: note: 'conv' is built here on cpu and never registered with register_module: moving its module does not move it
-    // CHECK-MESSAGES: :[[@LINE+43]]:12: note: in the call to 'forward' here
+    // CHECK-MESSAGES: :[[@LINE+61]]:12: note: in the call to 'forward' here
   }
 
 private:
@@ -49,9 +49,9 @@ struct HalfHead : torch::nn::Module {
   HalfHead() { register_module("norm", norm); }
   torch::Tensor forward(torch::Tensor x) { return head(norm(x)); }
   // CHECK-MESSAGES: :[[@LINE-1]]:56: warning: input 'norm(x)' is float64 but 'head' has float32 parameters; modules do not promote their input [tensor-mixed-dtype]
-  // CHECK-MESSAGES: :[[@LINE+34]]:9: note: 'norm(x)' is float64: output of a module cast here
+  // CHECK-MESSAGES: :[[@LINE+52]]:9: note: 'norm(x)' is float64: output of a module cast here
   // CHECK-MESSAGES: :[[@LINE+3]]:25: note: 'head' is built here with float32 parameters and never registered with register_module: casting its module does not cast it
-  // CHECK-MESSAGES: :[[@LINE+33]]:9: note: in the call to 'forward' here
+  // CHECK-MESSAGES: :[[@LINE+51]]:9: note: in the call to 'forward' here
   torch::nn::LayerNorm norm{torch::nn::LayerNormOptions({16})};
   torch::nn::Linear head{16, 4};
 };
@@ -64,11 +64,29 @@ struct Tower : torch::nn::Module {
   }
   torch::Tensor forward(torch::Tensor x) { return out(body->forward(x)); }
   // CHECK-MESSAGES: :[[@LINE-1]]:69: warning: input 'x' is on cuda but 'body' is on cpu [tensor-unmoved-input]
-  // CHECK-MESSAGES: :[[@LINE+24]]:38: note: 'x' is on cuda: moved here
+  // CHECK-MESSAGES: :[[@LINE+42]]:38: note: 'x' is on cuda: moved here
   // CHECK-MESSAGES: :[[@LINE-6]]:12: note: 'body' is built here on cpu and never registered with register_module: moving its module does not move it
-  // CHECK-MESSAGES: :[[@LINE+22]]:10: note: in the call to 'forward' here
+  // CHECK-MESSAGES: :[[@LINE+40]]:10: note: in the call to 'forward' here
   torch::nn::Sequential body{nullptr};
   torch::nn::Linear out{nullptr};
+};
+
+// A user module, never registered, whose forward() hands its input to a
+// layer of its own.
+struct BlockImpl : torch::nn::Module {
+  BlockImpl() { fc = register_module("fc", torch::nn::Linear(8, 8)); }
+  torch::Tensor forward(torch::Tensor x) { return torch::relu(fc(x)); }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(Block);
+struct Stack : torch::nn::Module {
+  Stack() { block = Block(); }
+  torch::Tensor forward(torch::Tensor x) { return block(x); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:57: warning: input 'x' is on cuda but 'block' is on cpu [tensor-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE+27]]:18: note: 'x' is on cuda: created here
+  // CHECK-MESSAGES: :[[@LINE-4]]:21: note: 'block' is built here on cpu and never registered with register_module: moving its module does not move it
+  // CHECK-MESSAGES: :[[@LINE+25]]:10: note: in the call to 'forward' here
+  Block block{nullptr};
 };
 
 void run_bugs() {
@@ -89,6 +107,10 @@ void run_bugs() {
   auto tower = std::make_shared<Tower>();
   tower->to(torch::kCUDA);
   tower->forward(torch::ones({4, 8}).cuda());
+
+  auto stack = std::make_shared<Stack>();
+  stack->to(torch::kCUDA);
+  stack->forward(torch::ones({4, 8}, torch::kCUDA));
 }
 
 // --- Clean -------------------------------------------------------------------
@@ -246,6 +268,34 @@ private:
   torch::nn::Linear fc{nullptr};
 };
 
+// User modules whose forward() computes with no layer of their own: one
+// divides by a 0-dim parameter (ATen lets a 0-dim cpu tensor meet a cuda
+// one), the other does not use its parameter. Unregistered, they stay on
+// the cpu and still run on cuda input.
+struct TemperatureImpl : torch::nn::Module {
+  TemperatureImpl() { t = register_parameter("t", torch::ones({})); }
+  torch::Tensor forward(torch::Tensor x) { return x / t; }
+  torch::Tensor t;
+};
+TORCH_MODULE(Temperature);
+struct UnusedImpl : torch::nn::Module {
+  UnusedImpl() { w = register_parameter("w", torch::randn({4})); }
+  torch::Tensor forward(torch::Tensor x) { return torch::relu(x); }
+  torch::Tensor w;
+};
+TORCH_MODULE(Unused);
+struct Calibrated : torch::nn::Module {
+  Calibrated() {
+    fc = register_module("fc", torch::nn::Linear(4, 4));
+    temp = Temperature();
+    unused = Unused();
+  }
+  torch::Tensor forward(torch::Tensor x) { return temp(fc(x)) + unused(x); }
+  torch::nn::Linear fc{nullptr};
+  Temperature temp{nullptr};
+  Unused unused{nullptr};
+};
+
 void run_clean() {
   torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
   auto x = torch::randn({2, 4}).to(device);
@@ -307,6 +357,12 @@ void run_clean() {
   auto by_factory = RegisteredByFactory::make();
   by_factory->to(device);
   by_factory->forward(x);
+
+  auto calibrated = std::make_shared<Calibrated>();
+  calibrated->to(torch::kCUDA);
+  calibrated->forward(torch::randn({2, 4}, torch::kCUDA));
+  Temperature temperature;
+  temperature(torch::randn({2, 4}, torch::kCUDA));
 
   // Never moved: an unregistered layer on the cpu with its input there.
   Net net;
