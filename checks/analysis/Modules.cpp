@@ -308,17 +308,16 @@ bool buildsParameters(Session &S, const CXXRecordDecl *C, const ApiModel &Api) {
 
 namespace {
 
-// Follows \p Module's forward() with its first tensor parameter seeded as
-// \p In, and asks \p Feeds of each site in that context whether it needs
-// something of the input.
-// Cached per module, seed (\p SeedKey) and API configuration; a recursive
-// query while one is in progress answers false.
 // A call of one of the module's own layers (`this->fc(x)`).
 bool callsOwnLayer(const Site &Call) {
   return Call.K == Site::ModuleCall && !Call.Operands.empty() &&
          Call.ModuleExpr && thisMember(Call.ModuleExpr);
 }
 
+// Follows \p Module's forward() with its first tensor parameter seeded as
+// \p In, and asks \p Feeds of each site in that context whether it needs
+// something of the input. Cached per module, seed (\p SeedKey) and API
+// configuration; a recursive query while one is in progress answers false.
 bool followForward(Session &S, const CXXRecordDecl *Module,
                    const TensorFact &In, const std::string &SeedKey,
                    ASTContext &Ctx, const ApiModel &Api,
@@ -342,8 +341,8 @@ bool followForward(Session &S, const CXXRecordDecl *Module,
     const FunctionFacts *F = analyzeIn(S, Def, Ctx, Api, &Seed, SeedKey);
     if (!F || !F->Complete)
       continue;
-    for (const Site &Call : F->Sites)
-      Found |= Feeds(Call);
+    if (llvm::any_of(F->Sites, Feeds))
+      Found = true;
   }
   Cache[CacheKey] = Found;
   return Found;
