@@ -53,6 +53,11 @@ constexpr llvm::StringLiteral ModuleMoveNames[] = {"to", "cuda", "cpu", "half",
 // it: the holder's ptr() and get(), Module::apply(fn).
 constexpr llvm::StringLiteral ModuleSharingNames[] = {"ptr", "get", "apply"};
 
+// Module methods that return the module's own tensors (the same
+// TensorImpls, so set_data on one rebinds the module's parameter).
+constexpr llvm::StringLiteral ModuleTensorNames[] = {
+    "parameters", "named_parameters", "buffers", "named_buffers"};
+
 // tt's operators as the ATen ops they are (ATen/TensorOperators.h and
 // TensorBody.h define LibTorch's the same way, which the semantics table
 // reads from their bodies).
@@ -693,6 +698,12 @@ bool ApiModel::isModuleSharingMethod(const CXXMethodDecl *MD) const {
   return MD && MD->getIdentifier() &&
          listed(ModuleSharingNames, MD->getName()) &&
          (isModuleClass(MD->getParent()) || isModuleHolder(MD->getParent()));
+}
+
+bool ApiModel::isModuleTensorAccessor(const CXXMethodDecl *MD) const {
+  return MD && MD->getIdentifier() &&
+         listed(ModuleTensorNames, MD->getName()) &&
+         isModuleClass(MD->getParent());
 }
 
 std::optional<ApiModel::DeviceKind>

@@ -153,6 +153,11 @@ public:
   /// A module or holder method that hands the module to code that may move
   /// it: the holder's `ptr()` and `get()`, `Module::apply(fn)`.
   bool isModuleSharingMethod(const CXXMethodDecl *MD) const;
+  /// A module method that returns the module's own parameters or buffers
+  /// (parameters, named_parameters, buffers, named_buffers): tensors that
+  /// share their TensorImpl with the module's, so rebinding one
+  /// (`p.set_data(p.data().cuda())`) moves the module's parameter.
+  bool isModuleTensorAccessor(const CXXMethodDecl *MD) const;
 
   /// A module's forward(): what `model(x)` and `model->forward(x)` run.
   bool isModuleForward(const CXXMethodDecl *MD) const;

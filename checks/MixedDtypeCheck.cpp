@@ -89,10 +89,7 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
   }
   if (S.K == Site::ModuleCall) {
     const Operand &In = S.Operands.front();
-    // The layer that gets the input: the module itself, or a Sequential's
-    // first layer.
-    const CXXRecordDecl *Gets =
-        S.Module.FirstLayer ? S.Module.FirstLayer : S.ModuleClass;
+    const CXXRecordDecl *Gets = S.inputLayer();
     // An integer input is wrong only for a built-in layer that computes in
     // its parameters' dtype: a user's module may look its input up in an
     // Embedding (token ids into a float16 model are fine).

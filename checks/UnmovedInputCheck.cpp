@@ -208,8 +208,7 @@ bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
   // it by a 0-dim parameter, or uses none, runs on any device.
   if (S.Module.DeviceOrigin.How == Origin::ModuleCreated ||
       S.Module.DeviceOrigin.How == Origin::ModuleUnregistered) {
-    const CXXRecordDecl *Gets =
-        S.Module.FirstLayer ? S.Module.FirstLayer : S.ModuleClass;
+    const CXXRecordDecl *Gets = S.inputLayer();
     if (Gets && !Api.isBuiltinModule(Gets) &&
         !analysis::forwardFeedsLayerOnItsDevice(session(), Gets, In.Fact.Device,
                                                 Ctx, Api))

@@ -58,6 +58,12 @@ struct Site {
   ModuleFact Module;
   /// The module's class (LinearImpl, a user module, torch::jit::Module).
   const CXXRecordDecl *ModuleClass = nullptr;
+  /// ModuleCall only: the class of the layer that gets the input: the
+  /// module's own, or a Sequential's first layer (every layer of a
+  /// container computes where its input came).
+  const CXXRecordDecl *inputLayer() const {
+    return Module.FirstLayer ? Module.FirstLayer : ModuleClass;
+  }
   /// FromBlob only: the C++ type of the buffer's elements; the first
   /// operand is the buffer, with the tensor from_blob makes of it as its
   /// fact.

@@ -123,6 +123,15 @@ public:
         escape(Arg);
     return true;
   }
+  // `std::vector<Net> nets{model};`, `Pair p{encoder, decoder};`: the
+  // elements are copies of the handles (the syntactic form names them).
+  bool VisitInitListExpr(InitListExpr *ILE) {
+    for (const Expr *Init : ILE->inits())
+      if (Init && Api.isModuleHandleType(Init->getType()) &&
+          !isFreshModule(Init, Api))
+        escape(Init);
+    return true;
+  }
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->getOpcode() == BO_Assign &&
         Api.isModuleHandleType(BO->getRHS()->getType()))
@@ -139,6 +148,10 @@ public:
     const CXXMethodDecl *MD = MCE->getMethodDecl();
     if (Api.isRebindingMethod(MD) || Api.isModuleSharingMethod(MD))
       escape(MCE->getImplicitObjectArgument());
+    Rebinds |= Api.isRebindingMethod(MD);
+    if (Api.isModuleTensorAccessor(MD))
+      if (const ValueDecl *D = objectVar(MCE->getImplicitObjectArgument()))
+        TensorsTaken.push_back(D);
     if (Api.registration(MD) == ApiModel::Registration::Module &&
         MCE->getNumArgs() >= 2)
       escape(MCE->getImplicitObjectArgument()), escape(MCE->getArg(1));
@@ -288,6 +301,11 @@ public:
 
   /// Call after the traversal.
   void finish() {
+    // `for (auto &p : net->parameters()) p.set_data(p.data().cuda());`:
+    // the parameters share the module's TensorImpls, so a rebinding in the
+    // same body may have moved the module's own.
+    if (Rebinds)
+      Out.Escaped.insert(TensorsTaken.begin(), TensorsTaken.end());
     for (const ValueDecl *V : BatchVectorCandidates)
       if (!Out.Escaped.contains(V))
         Out.BatchVectors.insert(V);
@@ -340,6 +358,10 @@ private:
   const ApiModel &Api;
   ASTContext &Ctx;
   llvm::DenseSet<const CXXConstructExpr *> ArgCopies;
+  // Modules whose parameters or buffers the body takes, and whether it
+  // rebinds any tensor.
+  llvm::SmallVector<const ValueDecl *, 2> TensorsTaken;
+  bool Rebinds = false;
 };
 
 // Parameters a body changes in place: assigned, moved, set_data'd, or the

@@ -47,6 +47,12 @@ DeviceFact deviceFromKind(std::optional<ApiModel::DeviceKind> K) {
                                          : DeviceFact::cuda();
 }
 
+DeviceFact deviceFromName(std::optional<ApiModel::DeviceName> N) {
+  if (!N)
+    return DeviceFact::unknown();
+  return N->Cuda ? DeviceFact::cuda(N->Index) : DeviceFact::cpu();
+}
+
 // c10::promoteTypes over these dtypes: the table the runtime uses too.
 DType promoteTypes(DType A, DType B) {
   using namespace tt::promotion;

@@ -85,6 +85,9 @@ struct DeviceFact {
 /// The fact an enumerator of c10::DeviceType gives (ApiModel::deviceKindOf):
 /// cpu, cuda, or unknown for the others.
 DeviceFact deviceFromKind(std::optional<ApiModel::DeviceKind> K);
+/// The fact a device string gives (ApiModel::parseDeviceString): "cpu",
+/// "cuda", "cuda:1"; unknown for the others and for a malformed one.
+DeviceFact deviceFromName(std::optional<ApiModel::DeviceName> N);
 
 DeviceFact join(const DeviceFact &A, const DeviceFact &B);
 

@@ -194,6 +194,31 @@ bool isDevice(QualType T, const ApiModel &Api) {
   return RD && Api.isDeviceClass(RD);
 }
 
+// A device the expression names as a constant: an enumerator (`kCPU`), a
+// constant that names one (LibTorch's torch::kCUDA is `constexpr
+// DeviceType kCUDA = DeviceType::CUDA`), `Device(kCUDA)`, the implicit
+// conversion from a DeviceType, `Device("cpu")`; unknown otherwise.
+DeviceFact constantDevice(const Expr *E, const ApiModel &Api) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = strip(E);
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+        CE && CE->getNumArgs() >= 1 && isDevice(CE->getType(), Api)) {
+      E = strip(CE->getArg(0));
+      // Device("cuda:1"): the literal, through its std::string temporary.
+      if (const auto *SC = dyn_cast<CXXConstructExpr>(E))
+        if (auto Args = writtenArgs(SC); Args.size() == 1)
+          E = strip(Args[0]);
+      if (const auto *SL = dyn_cast<StringLiteral>(E))
+        return deviceFromName(Api.parseDeviceString(SL->getString()));
+      continue;
+    }
+    if (const EnumConstantDecl *EC = enumConstant(E))
+      return deviceFromKind(Api.deviceKindOf(EC));
+    E = constantInit(E);
+  }
+  return DeviceFact::unknown();
+}
+
 DeviceFact computeFixedDevice(Session &, const FieldDecl *F,
                               const ApiModel &Api) {
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
@@ -207,10 +232,28 @@ DeviceFact computeFixedDevice(Session &, const FieldDecl *F,
     if (U.Written || !U.Assigns.empty())
       return DeviceFact::unknown();
   }
-  for (const CXXConstructorDecl *M : Ctors)
-    if (uses(F, M, Api).Written)
+  // Every value the constructors give it, in their initialisers (or the
+  // member's default initialiser) and assignments: when none may be cuda,
+  // neither may the member, in any method (`torch::Device
+  // device_{torch::kCPU};`, a class kept on the cpu).
+  bool MayBeCuda = false;
+  auto Gives = [&](const Expr *V) {
+    DeviceFact D = constantDevice(V, Api);
+    MayBeCuda |= !D.isKnown() || D.IsCuda;
+  };
+  for (const CXXConstructorDecl *M : Ctors) {
+    MemberUses U = uses(F, M, Api);
+    if (U.Written)
       return DeviceFact::unknown();
-  return DeviceFact::symbol(F, /*MayBeCuda=*/true);
+    const Expr *Init = nullptr;
+    for (const CXXCtorInitializer *I : M->inits())
+      if (I->getMember() == F && I->isWritten())
+        Init = I->getInit();
+    Gives(Init ? Init : F->getInClassInitializer());
+    for (const Expr *V : U.AssignedValues)
+      Gives(V);
+  }
+  return DeviceFact::symbol(F, MayBeCuda);
 }
 
 // A constructor's Device parameter as the class's other methods see it:
@@ -240,21 +283,13 @@ DeviceFact moveTarget(Session &S, const CXXConstructorDecl *Ctor,
       return DeviceFact::unknown();
     }
   }
+  if (DeviceFact D = constantDevice(Dev, Api); D.isKnown())
+    return D;
   const Expr *E = strip(Dev);
-  // Device(kCUDA) and the implicit conversion from a DeviceType constant.
+  // Device(device_): what it copies.
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
       CE && CE->getNumArgs() >= 1 && isDevice(CE->getType(), Api))
     E = strip(CE->getArg(0));
-  // An enumerator, or a constant that names one: LibTorch's torch::kCUDA
-  // is `constexpr DeviceType kCUDA = DeviceType::CUDA`.
-  for (unsigned Depth = 0; Depth < 8; ++Depth) {
-    if (const EnumConstantDecl *EC = enumConstant(E))
-      return deviceFromKind(Api.deviceKindOf(EC));
-    const Expr *Init = constantInit(E);
-    if (!Init)
-      break;
-    E = strip(Init);
-  }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     // The constructor's parameter that initialises a fixed Device member.
     if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))

@@ -151,6 +151,13 @@ public:
         Void = true;
       ++Registered;
       break;
+    case ApiModel::Registration::Buffer:
+      // Module::to moves buffers with the parameters: a float32 cpu buffer
+      // places the module as a parameter does. Other buffers (an int64
+      // step counter, say) say nothing of its parameters' dtype.
+      if (MCE->getNumArgs() >= 2 && defaultFloatFactory(MCE->getArg(1), Api))
+        ++Registered;
+      break;
     default:
       break;
     }
@@ -390,11 +397,7 @@ bool forwardFeedsLayerOnItsDevice(Session &S, const CXXRecordDecl *Module,
     }
     if (!callsOwnLayer(Call) || Call.Operands.front().Fact.Device != D)
       return false;
-    // The layer that gets the input: the member itself, or its
-    // Sequential's first layer (every layer of a container computes on
-    // the device its input came on).
-    const CXXRecordDecl *Gets =
-        Call.Module.FirstLayer ? Call.Module.FirstLayer : Call.ModuleClass;
+    const CXXRecordDecl *Gets = Call.inputLayer();
     if (Api.isParameterizedBuiltinModule(Gets))
       return true;
     return Gets && !Api.isBuiltinModule(Gets) &&

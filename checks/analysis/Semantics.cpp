@@ -65,15 +65,8 @@ DeviceFact FunctionAnalyzer::evalDevice(const Expr *E) {
       if (const auto *SC = dyn_cast<CXXConstructExpr>(Arg))
         if (auto Args = writtenArgs(SC); Args.size() == 1)
           Arg = strip(Args[0]);
-      if (const auto *SL = dyn_cast<StringLiteral>(Arg)) {
-        std::optional<ApiModel::DeviceName> D =
-            Api.parseDeviceString(SL->getString());
-        if (!D)
-          return DeviceFact::unknown();
-        if (!D->Cuda)
-          return DeviceFact::cpu();
-        return D->Index >= 0 ? DeviceFact::cuda(D->Index) : DeviceFact::cuda();
-      }
+      if (const auto *SL = dyn_cast<StringLiteral>(Arg))
+        return deviceFromName(Api.parseDeviceString(SL->getString()));
       DeviceFact Type = evalDevice(CE->getArg(0));
       if (Type.isKnown() && Type.IsCuda && CE->getNumArgs() > 1) {
         Expr::EvalResult R;

@@ -56,6 +56,21 @@ private:
   Net model_;
 };
 
+class MaybeGpu {                            // one constructor may pick cuda
+public:
+  explicit MaybeGpu(bool gpu) {
+    if (gpu)
+      device_ = torch::kCUDA;
+    model_->to(device_);
+  }
+  torch::Tensor run() { return model_->forward(torch::ones({8, 784})); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:48: warning: input 'torch::ones({8, 784})' is on cpu but 'model_' is on 'device_' [tensor-unmoved-input]
+
+private:
+  torch::Device device_{torch::kCPU};
+  Net model_;
+};
+
 // --- Clean -------------------------------------------------------------------
 
 class MovesInput {
@@ -118,5 +133,42 @@ public:                                     // move has not happened yet
   }
 
 private:
+  Net model_;
+};
+
+// A device member that every constructor leaves on the cpu (its default
+// initialiser, the constructor's initialiser, an assignment) is no device
+// that may be cuda.
+class KeptOnCpu {
+public:
+  KeptOnCpu() { model_->to(device_); }
+  torch::Tensor run() { return model_->forward(torch::ones({8, 784})); }
+
+private:
+  torch::Device device_{torch::kCPU};
+  Net model_;
+};
+
+class InitialisedOnCpu {                    // the constructor's initialiser
+public:                                     // replaces the default one
+  InitialisedOnCpu() : device_("cpu") { model_->to(device_); }
+  torch::Tensor run() { return model_->forward(torch::ones({8, 784})); }
+
+private:
+  torch::Device device_{torch::kCUDA};
+  Net model_;
+};
+
+class AssignedCpu {
+public:
+  AssignedCpu() : device_(torch::kCPU) { model_->to(device_); }
+  explicit AssignedCpu(int) : device_(torch::kCPU) {
+    device_ = torch::Device(torch::kCPU);
+    model_->to(device_);
+  }
+  torch::Tensor run() { return model_->forward(torch::ones({8, 784})); }
+
+private:
+  torch::Device device_;
   Net model_;
 };

@@ -34,6 +34,14 @@ struct TowerImpl : torch::nn::Module {
 };
 TORCH_MODULE(Tower);
 
+// A buffer moves with its module as a parameter does.
+struct NormalizeImpl : torch::nn::Module {
+  NormalizeImpl() { mean = register_buffer("mean", torch::zeros({8})); }
+  torch::Tensor forward(torch::Tensor x) { return x - mean; }
+  torch::Tensor mean;
+};
+TORCH_MODULE(Normalize);
+
 // A class that places its model in its constructor, with LibTorch's
 // torch::kCUDA constant (a constexpr variable, not an enumerator).
 class Runner {
@@ -68,6 +76,18 @@ void bugs() {
 
   Runner runner;
   runner.run(torch::randn({2, 8}));
+
+  // Its parameters read, and only read: nothing rebinds them.
+  Affine counted;
+  int64_t count = 0;
+  for (const auto &p : counted->parameters())
+    count += p.numel();
+  counted(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: input 'x' is on cuda but 'counted' is on cpu [tensor-unmoved-input]
+
+  Normalize normalize;
+  normalize(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: input 'x' is on cuda but 'normalize' is on cpu [tensor-unmoved-input]
 }
 
 // --- Clean -------------------------------------------------------------------
@@ -173,6 +193,12 @@ void clean(torch::Tensor init) {
   parent->register_module("child", child);
   parent->to(torch::kCUDA);
   child(x);
+  // Copied into a container, and moved there.
+  Affine listed;
+  std::vector<Affine> copies{listed};
+  for (auto &m : copies)
+    m->to(torch::kCUDA);
+  listed(x);
 
   // Moved with its input.
   Affine affine;
@@ -180,4 +206,23 @@ void clean(torch::Tensor init) {
   affine(x);
   Runner runner;
   runner.run(x);
+
+}
+
+// Its parameters moved one by one: they share the module's TensorImpls.
+void movesItsParameters(const torch::Tensor &x) {
+  Affine affine;
+  {
+    torch::NoGradGuard no_grad;
+    for (auto &p : affine->parameters())
+      p.set_data(p.data().to(torch::kCUDA));
+  }
+  affine(x.cuda());
+
+  Affine named;
+  auto w = named->named_parameters()["w"];
+  w.set_data(w.data().cuda());
+  auto b = named->named_parameters()["b"];
+  b.set_data(b.data().cuda());
+  named(x.cuda());
 }
