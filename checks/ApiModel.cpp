@@ -445,6 +445,34 @@ bool ApiModel::isDataPointerMethod(const CXXMethodDecl *MD) const {
                             MD->getName());
 }
 
+QualType ApiModel::typedElementAccess(const CXXMethodDecl *MD) const {
+  if (!MD || !MD->getIdentifier() || !isTensorClass(MD->getParent()) ||
+      !llvm::is_contained({llvm::StringRef("data_ptr"), llvm::StringRef("data"),
+                           llvm::StringRef("mutable_data_ptr"),
+                           llvm::StringRef("const_data_ptr"),
+                           llvm::StringRef("accessor"),
+                           llvm::StringRef("packed_accessor32"),
+                           llvm::StringRef("packed_accessor64"),
+                           llvm::StringRef("generic_packed_accessor")},
+                          MD->getName()))
+    return QualType();
+  const TemplateArgumentList *Args = MD->getTemplateSpecializationArgs();
+  if (!Args || Args->size() == 0 ||
+      Args->get(0).getKind() != TemplateArgument::Type)
+    return QualType();
+  return Args->get(0).getAsType();
+}
+
+std::optional<DType>
+ApiModel::dtypeOfAccessedElement(QualType T, const ASTContext &Ctx) const {
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (T->isSpecificBuiltinType(BuiltinType::UChar))
+    return DType::UInt8;
+  if (T->isSpecificBuiltinType(BuiltinType::SChar))
+    return DType::Int8;
+  return dtypeOfElementType(T, Ctx);
+}
+
 // A class template's specialization as its template's record (cv::Mat_<float>
 // as cv::Mat_), any other class as itself.
 static const CXXRecordDecl *templateRecord(const CXXRecordDecl *RD) {

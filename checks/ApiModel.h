@@ -173,6 +173,18 @@ public:
   /// tensor's device memory: data_ptr, data, mutable_data_ptr,
   /// const_data_ptr.
   bool isDataPointerMethod(const CXXMethodDecl *MD) const;
+  /// The element type a tensor method reads the tensor's memory as, when
+  /// ATen checks it against the tensor's dtype ("expected scalar type
+  /// Float but found Byte", TensorBase::data_ptr<T> and accessor<T, N>):
+  /// `float` for `data_ptr<float>()`, `mutable_data_ptr`, `const_data_ptr`,
+  /// `data<T>()`, `accessor<T, N>()` and the packed accessors. Null for any
+  /// other method, and for `data_ptr()` without a type.
+  QualType typedElementAccess(const CXXMethodDecl *MD) const;
+  /// The dtype ATen gives a C++ element type in data_ptr<T>()
+  /// (c10::CppTypeToScalarType): dtypeOfElementType, with `uint8_t` as
+  /// uint8 and `int8_t` as int8.
+  std::optional<DType> dtypeOfAccessedElement(QualType T,
+                                              const ASTContext &Ctx) const;
   /// OpenCV's image class (cv::Mat, cv::Mat_<T>): pixels in host memory,
   /// behind its `data` member and ptr<T>() (cv::cuda::GpuMat is not one).
   bool isHostImageClass(const CXXRecordDecl *RD) const;

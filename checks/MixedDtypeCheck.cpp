@@ -53,6 +53,23 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
     noteTypeOrigin(Target, Ctx);
     return true;
   }
+  if (S.K == Site::TypedAccess) {
+    // TensorBase::data_ptr<T>() and accessor<T, N>() throw "expected
+    // scalar type Float but found Byte" when T is not the dtype's type.
+    const Operand &T = S.Operands.front();
+    std::optional<DType> Asked =
+        Api.dtypeOfAccessedElement(S.BufferElement, Ctx);
+    if (!Asked || !T.Fact.Type.isKnown() || T.Fact.Type.Type == *Asked)
+      return false;
+    diag(SM.getExpansionLoc(S.Call->getExprLoc()),
+         "'%0' reads %1 as %2, but it is %3: ATen checks the element type "
+         "and throws")
+        << cast<CXXMemberCallExpr>(S.Call)->getMethodDecl()->getName()
+        << nameOf(T.E, Ctx) << DTypeFact::known(*Asked).describe()
+        << T.Fact.Type.describe();
+    noteTypeOrigin(T, Ctx);
+    return true;
+  }
   if (S.K == Site::FromBlob) {
     // The tensor reads the buffer's bytes as its dtype: a buffer of double
     // read as float32 gives garbage values, not an error.

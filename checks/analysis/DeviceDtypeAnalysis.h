@@ -44,6 +44,7 @@ struct Site {
     FromBlob,     // torch::from_blob(buffer, sizes[, options])
     ClassIndices, // a loss's target, read as int64 class indices
     CpuOnly,      // a tensor an op requires on the cpu
+    TypedAccess,  // t.data_ptr<float>(), t.accessor<float, 2>()
   };
   Kind K = Combine;
   /// For Combine: matmul/mm/bmm/linear, which do not promote dtypes.
@@ -64,6 +65,8 @@ struct Site {
   const CXXRecordDecl *inputLayer() const {
     return Module.FirstLayer ? Module.FirstLayer : ModuleClass;
   }
+  /// TypedAccess only: the element type asked for; the operand is the
+  /// tensor.
   /// FromBlob only: the C++ type of the buffer's elements; the first
   /// operand is the buffer, with the tensor from_blob makes of it as its
   /// fact.

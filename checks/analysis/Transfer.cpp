@@ -261,6 +261,18 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     }
     return;
   }
+  // t.data_ptr<float>(): ATen checks the element type against the dtype.
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
+    QualType Element = Api.typedElementAccess(MCE->getMethodDecl());
+    if (const Expr *Obj = MCE->getImplicitObjectArgument();
+        !Element.isNull() && Obj) {
+      Site S = NewSite(Site::TypedAccess);
+      S.BufferElement = Element;
+      S.Operands.push_back({Obj, evalTensor(Obj)});
+      Sites.push_back(std::move(S));
+      return;
+    }
+  }
   const CallSemantics *Sem = Api.callSemantics(FD);
   if (!Sem)
     return;
