@@ -110,6 +110,10 @@ struct FunctionFacts {
   /// What the function returns when it returns a module handle (a helper
   /// that builds a Sequential); unreached otherwise.
   ModuleFact ReturnsModule;
+  /// What the function returns when it returns a std::tuple or std::pair
+  /// (`return std::make_tuple(h, c);`): the facts of its elements, joined
+  /// over its returns; nullopt when it returns none or one is not known.
+  std::optional<llvm::SmallVector<TensorFact, 4>> ReturnsTuple;
   /// The calls it makes that were followed in a context of their own, at
   /// the fixed point: a site in the callee may be provable only there.
   std::vector<FollowedCall> Calls;

@@ -138,6 +138,8 @@ private:
   void initialize(const CXXCtorInitializer *Init);
   void forget(const VarDecl *VD);
   void visit(const Stmt *S);
+  /// Joins a `return` of a std::tuple or std::pair into ReturnsTuple.
+  void joinTupleReturn(const Expr *RV);
   void visitContainerCall(const CXXMemberCallExpr *MCE, const ValueDecl *V);
   void visitModuleMove(const CXXMemberCallExpr *MCE);
   void assign(const Expr *LHS, const Expr *RHS);
@@ -162,6 +164,8 @@ private:
   std::vector<FollowedCall> Calls;
   TensorFact Returns;
   ModuleFact ReturnsModule;
+  std::optional<llvm::SmallVector<TensorFact, 4>> ReturnsTuple;
+  bool TupleReturnUnknown = false; // a return whose elements are not known
   BodyFacts Body;
 };
 

@@ -960,6 +960,15 @@ FunctionAnalyzer::evalTuple(const Expr *E) {
       Out.push_back(IsTensorType(T) ? R : TensorFact::unknown());
     return Out;
   }
+  // A user function (`init_hidden()`): what it returns, given what the
+  // arguments are.
+  if (const FunctionDecl *Def = userCallee(Call, Api)) {
+    const FunctionFacts *F = follow(Call, Def);
+    if (F && F->Complete && F->ReturnsTuple &&
+        F->ReturnsTuple->size() == Types->size())
+      return *F->ReturnsTuple;
+    return std::nullopt;
+  }
   // An op of the tensor API that returns several tensors (max(dim),
   // sort, topk, ...): they are on its tensor's device. Values keep its
   // dtype and indices are int64.

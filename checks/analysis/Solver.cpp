@@ -121,6 +121,8 @@ FunctionFacts FunctionAnalyzer::run() {
   Result.Calls = std::move(Calls);
   Result.Returns = Returns;
   Result.ReturnsModule = ReturnsModule;
+  if (!TupleReturnUnknown)
+    Result.ReturnsTuple = ReturnsTuple;
   Result.Complete = true;
   return Result;
 }

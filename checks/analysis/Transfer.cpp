@@ -197,14 +197,14 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     }
     // A built-in layer's other inputs (an LSTM's state, as a tensor or a
     // tuple written in the call) must be on its device too.
-    llvm::SmallVector<const Expr *, 2> Extra;
+    llvm::SmallVector<Operand, 2> Extra;
     if (Api.isParameterizedBuiltinModule(S.ModuleClass))
       for (unsigned I = objectArguments(CE); I < CE->getNumArgs(); ++I) {
         const Expr *A = CE->getArg(I);
         if (A == Input || isa<CXXDefaultArgExpr>(A))
           continue;
         if (isTensorExpr(A)) {
-          Extra.push_back(A);
+          Extra.push_back({A, evalTensor(A)});
           continue;
         }
         // Through the optional<tuple<...>> the parameter takes.
@@ -212,14 +212,22 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
           if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(strip(A));
               C && !C->isListInitialization() && writtenArgs(C).size() == 1)
             A = writtenArgs(C)[0];
-        for (const Expr *El : tupleArguments(A))
-          if (isTensorExpr(El))
-            Extra.push_back(El);
+        if (auto Elements = tupleArguments(A); !Elements.empty()) {
+          for (const Expr *El : Elements)
+            if (isTensorExpr(El))
+              Extra.push_back({El, evalTensor(El)});
+          continue;
+        }
+        // A tuple variable, or a call that returns one (`hidden`,
+        // `init_hidden()`): named as a whole, so judged by its first
+        // element (one diagnostic, not one per element).
+        if (auto Facts = evalTuple(A); Facts && !Facts->empty())
+          Extra.push_back({A, Facts->front()});
       }
-    for (const Expr *A : Extra) {
+    for (const Operand &A : Extra) {
       Site E = S;
       E.Module = Placed;
-      E.Operands = {{A, evalTensor(A)}};
+      E.Operands = {A};
       Sites.push_back(std::move(E));
     }
     // A user module's forward() with what the caller passes it: a tensor
@@ -502,6 +510,20 @@ void FunctionAnalyzer::visitModuleMove(const CXXMemberCallExpr *MCE) {
 // Applies the effects of S and its subexpressions in evaluation order.
 // Branches of ?:, && and || and the bodies of lambdas and statement
 // expressions are elements of other CFG blocks or other functions.
+void FunctionAnalyzer::joinTupleReturn(const Expr *RV) {
+  auto Elements = evalTuple(RV);
+  if (!Elements || (ReturnsTuple && ReturnsTuple->size() != Elements->size())) {
+    TupleReturnUnknown = true;
+    return;
+  }
+  if (!ReturnsTuple) {
+    ReturnsTuple = std::move(Elements);
+    return;
+  }
+  for (unsigned I = 0; I < Elements->size(); ++I)
+    (*ReturnsTuple)[I] = join((*ReturnsTuple)[I], (*Elements)[I]);
+}
+
 void FunctionAnalyzer::visit(const Stmt *S) {
   if (!S ||
       isa<LambdaExpr, StmtExpr, ConditionalOperator, BinaryConditionalOperator>(
@@ -523,6 +545,8 @@ void FunctionAnalyzer::visit(const Stmt *S) {
             Returns.reached() ? join(Returns, evalTensor(RV)) : evalTensor(RV);
       else if (RV && Api.isModuleHandleType(Fn->getReturnType()))
         ReturnsModule = join(ReturnsModule, evalModule(RV));
+      else if (RV && tupleElementTypes(Fn->getReturnType()))
+        joinTupleReturn(RV);
     }
 
   if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(S)) {

@@ -126,6 +126,23 @@ void lstm_state_on_cpu(torch::Device device) {
   // CHECK-FIXES: auto out = lstm->forward(x, std::make_tuple(h.to(device), c));
 }
 
+// The state made by a helper that returns it as a tuple (the report in
+// Lightning-AI/pytorch-lightning#3738, in C++).
+std::tuple<torch::Tensor, torch::Tensor> init_hidden(int64_t batch) {
+  return std::make_tuple(torch::zeros({1, batch, 20}), torch::zeros({1, batch, 20}));
+}
+
+void lstm_state_from_helper(torch::Device device) {
+  torch::nn::LSTM lstm(torch::nn::LSTMOptions(10, 20));
+  lstm->to(device);
+  auto x = torch::randn({5, 3, 10}).to(device);
+  auto hidden = init_hidden(3);
+  auto out = lstm->forward(x, hidden);
+  // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: input 'hidden' is on cpu but 'lstm' is on 'device' [tensor-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE-10]]:26: note: 'hidden' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE-6]]:9: note: 'lstm' was moved to 'device' here
+}
+
 void lstm_state_moved(torch::Device device) {
   torch::nn::LSTM lstm(torch::nn::LSTMOptions(10, 20));
   lstm->to(device);
@@ -135,4 +152,27 @@ void lstm_state_moved(torch::Device device) {
   auto out = lstm->forward(x, std::make_tuple(h, c));
   auto [y, state] = lstm->forward(x, std::make_tuple(h, c));
   auto next = lstm->forward(y, state);
+}
+
+std::tuple<torch::Tensor, torch::Tensor> init_hidden_on(int64_t batch,
+                                                        torch::Device device) {
+  auto options = torch::TensorOptions().device(device);
+  return {torch::zeros({1, batch, 20}, options), torch::zeros({1, batch, 20}, options)};
+}
+
+std::tuple<torch::Tensor, torch::Tensor> init_hidden_somewhere(bool gpu) {
+  if (gpu)
+    return std::make_tuple(torch::zeros({1, 3, 20}).cuda(), torch::zeros({1, 3, 20}).cuda());
+  return std::make_tuple(torch::zeros({1, 3, 20}), torch::zeros({1, 3, 20}));
+}
+
+void lstm_state_from_helper_on_device(torch::Device device, bool gpu) {
+  torch::nn::LSTM lstm(torch::nn::LSTMOptions(10, 20));
+  lstm->to(device);
+  auto x = torch::randn({5, 3, 10}).to(device);
+  auto hidden = init_hidden_on(3, device);
+  auto out = lstm->forward(x, hidden);
+  auto somewhere = lstm->forward(x, init_hidden_somewhere(gpu)); // not known
+  auto [h, c] = init_hidden(3);
+  auto moved = lstm->forward(x, std::make_tuple(h.to(device), c.to(device)));
 }
