@@ -507,9 +507,6 @@ void FunctionAnalyzer::visitModuleMove(const CXXMemberCallExpr *MCE) {
   }
 }
 
-// Applies the effects of S and its subexpressions in evaluation order.
-// Branches of ?:, && and || and the bodies of lambdas and statement
-// expressions are elements of other CFG blocks or other functions.
 void FunctionAnalyzer::joinTupleReturn(const Expr *RV) {
   auto Elements = evalTuple(RV);
   if (!Elements || (ReturnsTuple && ReturnsTuple->size() != Elements->size())) {
@@ -524,6 +521,9 @@ void FunctionAnalyzer::joinTupleReturn(const Expr *RV) {
     (*ReturnsTuple)[I] = join((*ReturnsTuple)[I], (*Elements)[I]);
 }
 
+// Applies the effects of S and its subexpressions in evaluation order.
+// Branches of ?:, && and || and the bodies of lambdas and statement
+// expressions are elements of other CFG blocks or other functions.
 void FunctionAnalyzer::visit(const Stmt *S) {
   if (!S ||
       isa<LambdaExpr, StmtExpr, ConditionalOperator, BinaryConditionalOperator>(
