@@ -53,6 +53,11 @@ constexpr llvm::StringLiteral ModuleMoveNames[] = {"to", "cuda", "cpu", "half",
 // it: the holder's ptr() and get(), Module::apply(fn).
 constexpr llvm::StringLiteral ModuleSharingNames[] = {"ptr", "get", "apply"};
 
+// Tensor methods that view its memory as an array of a C++ element type.
+constexpr llvm::StringLiteral AccessorNames[] = {
+    "accessor", "packed_accessor32", "packed_accessor64",
+    "generic_packed_accessor"};
+
 // Module methods that return the module's own tensors (the same
 // TensorImpls, so set_data on one rebinds the module's parameter).
 constexpr llvm::StringLiteral ModuleTensorNames[] = {
@@ -446,15 +451,10 @@ bool ApiModel::isDataPointerMethod(const CXXMethodDecl *MD) const {
 }
 
 QualType ApiModel::typedElementAccess(const CXXMethodDecl *MD) const {
-  if (!MD || !MD->getIdentifier() || !isTensorClass(MD->getParent()) ||
-      !llvm::is_contained({llvm::StringRef("data_ptr"), llvm::StringRef("data"),
-                           llvm::StringRef("mutable_data_ptr"),
-                           llvm::StringRef("const_data_ptr"),
-                           llvm::StringRef("accessor"),
-                           llvm::StringRef("packed_accessor32"),
-                           llvm::StringRef("packed_accessor64"),
-                           llvm::StringRef("generic_packed_accessor")},
-                          MD->getName()))
+  // The data pointer methods, and the accessors built on them.
+  if (!isDataPointerMethod(MD) &&
+      !(MD && MD->getIdentifier() && isTensorClass(MD->getParent()) &&
+        listed(AccessorNames, MD->getName())))
     return QualType();
   const TemplateArgumentList *Args = MD->getTemplateSpecializationArgs();
   if (!Args || Args->size() == 0 ||
