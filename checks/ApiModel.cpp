@@ -294,6 +294,18 @@ bool ApiModel::isInputVector(QualType T) const {
   return Element && (isIValueClass(Element) || isTensorClass(Element));
 }
 
+bool ApiModel::isModuleVector(QualType T) const {
+  if (T.isNull())
+    return false;
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
+  if (!Spec || !nameListed(Spec, {"::std::vector"}) ||
+      Spec->getTemplateArgs().size() < 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return false;
+  return isModuleHandleType(Spec->getTemplateArgs()[0].getAsType());
+}
+
 const CXXRecordDecl *ApiModel::moduleBehind(QualType T) const {
   if (T.isNull())
     return nullptr;

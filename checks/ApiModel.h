@@ -80,6 +80,9 @@ public:
   /// std::vector<IValue> or std::vector<Tensor>: the inputs a TorchScript
   /// module's forward() takes, filled with push_back.
   bool isInputVector(QualType T) const;
+  /// std::vector of module handles (`std::vector<torch::nn::Linear>`): layers
+  /// that Module::to and the casts do not reach unless each is registered.
+  bool isModuleVector(QualType T) const;
   /// torch::nn::ModuleHolder<T> (what TORCH_MODULE declares): a shared
   /// handle whose `->` and `()` reach the module.
   bool isModuleHolder(const CXXRecordDecl *RD) const;

@@ -105,6 +105,9 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
       appendKey(CtxKey, D);
     }
   }
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+      MD && MD->getParent()->isLambda())
+    Informative |= bindCaptures(MD, ChangedVars, Context, CtxKey);
   // A method of a module class: the module it is called on, for its
   // registered submodules (`model->decode(z)` runs decode's fc layers where
   // the model is).
@@ -135,6 +138,73 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
   if (Seeded)
     *Seeded = F != nullptr;
   return F;
+}
+
+// A lambda called where it was made sees what it captures as this body
+// has it at the call: a variable captured by reference is the variable
+// itself, and one captured by copy was copied from a variable this body
+// never assigns after its initialiser. Only variables the lambda does not
+// change (mayChangeCapture): one that does carries the change from one call
+// to the next.
+bool FunctionAnalyzer::bindCaptures(
+    const CXXMethodDecl *CallOp,
+    const llvm::DenseSet<const ValueDecl *> &ChangedVars, Env &Context,
+    std::string &CtxKey) {
+  bool Informative = false;
+  for (const LambdaCapture &C : CallOp->getParent()->captures()) {
+    if (!C.capturesVariable())
+      continue;
+    const ValueDecl *V = C.getCapturedVar();
+    const auto *Owner =
+        dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+    if (!Owner || Owner->getCanonicalDecl() != Fn->getCanonicalDecl() ||
+        ChangedVars.contains(V) || mayChangeCapture(State, CallOp, V, Api))
+      continue;
+    if (C.getCaptureKind() != LCK_ByRef) {
+      const auto *VD = dyn_cast<VarDecl>(V);
+      if (!VD || !keptInitialiser(VD, Fn))
+        continue;
+    }
+    const ValueDecl *R = resolveAlias(V);
+    if (isEscaped(R))
+      continue;
+    std::string Prefix = "cap" + std::to_string(reinterpret_cast<uintptr_t>(V));
+    for (const auto &[K, F] : Cur.Tensors) {
+      if (K.Var != R || (F.Device.Kind == FactKind::Unknown &&
+                         F.Type.Kind == FactKind::Unknown))
+        continue;
+      Context.Tensors[Key(V, K.Field, K.Element)] = F;
+      CtxKey += Prefix + "." +
+                std::to_string(reinterpret_cast<uintptr_t>(K.Field)) + "." +
+                std::to_string(K.Element) + "=";
+      appendKey(CtxKey, F.Device), appendKey(CtxKey, F.Type);
+      CtxKey += std::to_string(F.Dim) + ";";
+      Informative = true;
+    }
+    if (auto It = Cur.Modules.find(R);
+        It != Cur.Modules.end() &&
+        (It->second.Device.isKnown() || It->second.Type.isKnown())) {
+      const ModuleFact &M = It->second;
+      Context.Modules[V] = M;
+      CtxKey += Prefix + "m=";
+      appendKey(CtxKey, M.Device), appendKey(CtxKey, M.Type);
+      CtxKey += std::to_string(reinterpret_cast<uintptr_t>(M.FirstLayer)) + ";";
+      Informative = true;
+    }
+    if (auto It = Cur.Devices.find(R); It != Cur.Devices.end()) {
+      Context.Devices[V] = It->second;
+      CtxKey += Prefix + "d=";
+      appendKey(CtxKey, It->second);
+      Informative |= It->second.isKnown();
+    }
+    if (auto It = Cur.DTypes.find(R); It != Cur.DTypes.end()) {
+      Context.DTypes[V] = It->second;
+      CtxKey += Prefix + "t=";
+      appendKey(CtxKey, It->second);
+      Informative |= It->second.isKnown();
+    }
+  }
+  return Informative;
 }
 
 } // namespace clang::tidy::tensor::analysis

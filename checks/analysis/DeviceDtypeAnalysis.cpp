@@ -27,6 +27,7 @@ void Session::reset() {
   Members.Devices.clear();
   Members.Modules.clear();
   Members.Unregistered.clear();
+  Members.UnregisteredElements.clear();
   Members.Tensors.clear();
   Members.Registered.clear();
   Members.WithDimensions.clear();

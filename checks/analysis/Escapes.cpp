@@ -102,10 +102,25 @@ public:
       escape(UO->getSubExpr());
     return true;
   }
+  // A lambda that may change what it captures (assigns it, moves the
+  // module, hands it on) changes it whenever it runs, which this body does
+  // not show. One that only reads it leaves it to this body: `[&] { return
+  // loss_fn(model(x), y); }` keeps model where the body put it. A copy of a
+  // module handle shares the module; a copied tensor shares its TensorImpl,
+  // which set_data rebinds.
   bool VisitLambdaExpr(LambdaExpr *LE) {
-    for (const LambdaCapture &C : LE->captures())
-      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
-        Out.Escaped.insert(C.getCapturedVar());
+    const CXXMethodDecl *CallOp = LE->getCallOperator();
+    for (auto [C, Init] : llvm::zip(LE->captures(), LE->capture_inits())) {
+      if (!C.capturesVariable())
+        continue;
+      const ValueDecl *V = C.getCapturedVar();
+      if (mayChangeCapture(S, CallOp, V, Api))
+        Out.Escaped.insert(V);
+      else if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(
+                   Init ? Init->IgnoreImplicitAsWritten()->IgnoreParens()
+                        : nullptr))
+        ArgCopies.insert(Copy);
+    }
     return true;
   }
   // Another handle or object that holds a copy of a module handle shares
@@ -177,6 +192,14 @@ public:
     const Expr *Range = FRS->getRangeInit();
     if (!Range)
       return true;
+    // `for (auto &layer : layers_)`: each layer of a vector member.
+    if (const auto *ME = dyn_cast<MemberExpr>(strip(Range));
+        ME && isa<CXXThisExpr>(strip(ME->getBase())) &&
+        Api.isModuleVector(ME->getType()))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
+        Out.ModuleLoopElements[LV] = F;
+        return true;
+      }
     QualType LT = LV->getType();
     bool MutableRef =
         LT->isReferenceType() && !LT.getNonReferenceType().isConstQualified();
@@ -371,9 +394,11 @@ private:
 // handle shares the module, and whoever holds the copy may move it later.
 class ChangeScanner : public RecursiveASTVisitor<ChangeScanner> {
 public:
-  ChangeScanner(Session &S, llvm::DenseSet<const ParmVarDecl *> &Changed,
-                const ApiModel &Api)
-      : Changed(Changed), S(S), Api(Api) {}
+  /// \p Tracked: the parameters of the body, and for a lambda's the
+  /// variables it captures.
+  ChangeScanner(Session &S, const llvm::DenseSet<const ValueDecl *> &Tracked,
+                llvm::DenseSet<const ValueDecl *> &Changed, const ApiModel &Api)
+      : Tracked(Tracked), Changed(Changed), S(S), Api(Api) {}
 
   bool shouldVisitLambdaBody() const { return false; }
 
@@ -415,18 +440,21 @@ public:
     }
     return true;
   }
-  // A lambda that captures a module handle may move it whenever it runs.
+  // A lambda that may change what it captures changes it whenever it runs;
+  // one that only reads it keeps it (its explicit capture names it).
   bool VisitLambdaExpr(LambdaExpr *LE) {
-    for (const LambdaCapture &C : LE->captures())
-      if (C.capturesVariable())
-        if (const auto *P = dyn_cast<ParmVarDecl>(C.getCapturedVar());
-            P && Api.isModuleHandleType(P->getType()))
-          Changed.insert(P);
+    for (auto [C, Init] : llvm::zip(LE->captures(), LE->capture_inits()))
+      if (C.capturesVariable() && Tracked.contains(C.getCapturedVar())) {
+        if (mayChangeCapture(S, LE->getCallOperator(), C.getCapturedVar(), Api))
+          Changed.insert(C.getCapturedVar());
+        else if (Init)
+          keep(Init);
+      }
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
-        P && Api.isModuleHandleType(P->getType()))
+    if (Tracked.contains(DRE->getDecl()) &&
+        Api.isModuleHandleType(DRE->getDecl()->getType()))
       HandleUses.push_back(DRE);
     return true;
   }
@@ -435,7 +463,7 @@ public:
   void finish() {
     for (const DeclRefExpr *DRE : HandleUses)
       if (!Kept.contains(DRE))
-        Changed.insert(cast<ParmVarDecl>(DRE->getDecl()));
+        Changed.insert(DRE->getDecl());
   }
 
 private:
@@ -443,8 +471,8 @@ private:
     E = strip(E);
     if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
       E = ME->getBase();
-    if (const auto *P = dyn_cast_or_null<ParmVarDecl>(objectVar(E)))
-      Changed.insert(P);
+    if (const ValueDecl *V = objectVar(E); V && Tracked.contains(V))
+      Changed.insert(V);
   }
   // A use that leaves the object as it is: model->parameters(), model(x),
   // torch::save(model, path).
@@ -452,7 +480,8 @@ private:
     if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(throughDeref(E)))
       Kept.insert(DRE);
   }
-  llvm::DenseSet<const ParmVarDecl *> &Changed;
+  const llvm::DenseSet<const ValueDecl *> &Tracked;
+  llvm::DenseSet<const ValueDecl *> &Changed;
   Session &S;
   const ApiModel &Api;
   llvm::SmallVector<const DeclRefExpr *, 8> HandleUses;
@@ -593,28 +622,79 @@ bool rebindsParam(Session &S, const FunctionDecl *Def, const ParmVarDecl *Param,
   return It->second.contains(Param);
 }
 
-bool mayChangeParam(Session &S, const FunctionDecl *Def,
-                    const ParmVarDecl *Param, const ApiModel &Api) {
+namespace {
+
+// The variables a lambda's call operator captures.
+llvm::SmallVector<const ValueDecl *, 4>
+capturedVariables(const FunctionDecl *Fn) {
+  llvm::SmallVector<const ValueDecl *, 4> Out;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Fn);
+      MD && MD->getParent()->isLambda())
+    for (const LambdaCapture &C : MD->getParent()->captures())
+      if (C.capturesVariable())
+        Out.push_back(C.getCapturedVar());
+  return Out;
+}
+
+// What a body may change of its parameters and, for a lambda, of what it
+// captures (ChangeScanner); null when not known (recursion, depth, no body):
+// everything may change. Cached in \p S.
+const llvm::DenseSet<const ValueDecl *> *
+changedVariables(Session &S, const FunctionDecl *Def, const ApiModel &Api) {
   EscapeState &C = S.Escapes;
   auto Key = std::make_pair(Def, Api.configurationKey());
   if (auto It = C.Changed.find(Key); It != C.Changed.end())
-    return !It->second || It->second->contains(Param);
-  if (C.Depth >= MaxSummaryDepth || !Def->getBody())
-    return true;
+    return It->second ? &*It->second : nullptr;
+  // A generic lambda's call operator is a template: its calls on what it
+  // captures may not be resolved.
+  if (C.Depth >= MaxSummaryDepth || !Def->getBody() ||
+      Def->isDependentContext())
+    return nullptr;
   C.Changed[Key] = std::nullopt; // in progress
   ++C.Depth;
-  llvm::DenseSet<const ParmVarDecl *> Changed;
+  llvm::DenseSet<const ValueDecl *> Tracked(Def->param_begin(),
+                                            Def->param_end());
+  for (const ValueDecl *V : capturedVariables(Def))
+    Tracked.insert(V);
+  llvm::DenseSet<const ValueDecl *> Changed;
   BodyFacts Facts = scanBody(S, Def, Api);
-  for (const ParmVarDecl *P : Def->parameters())
-    if (Facts.Escaped.contains(P))
-      Changed.insert(P);
-  ChangeScanner Scanner(S, Changed, Api);
+  for (const ValueDecl *V : Tracked)
+    if (Facts.Escaped.contains(V))
+      Changed.insert(V);
+  ChangeScanner Scanner(S, Tracked, Changed, Api);
   Scanner.TraverseStmt(Def->getBody());
   Scanner.finish();
   --C.Depth;
   auto &Slot = C.Changed[Key];
   Slot = std::move(Changed);
-  return Slot->contains(Param);
+  return &*Slot;
+}
+
+} // namespace
+
+bool mayChangeParam(Session &S, const FunctionDecl *Def,
+                    const ParmVarDecl *Param, const ApiModel &Api) {
+  const llvm::DenseSet<const ValueDecl *> *Changed =
+      changedVariables(S, Def, Api);
+  return !Changed || Changed->contains(Param);
+}
+
+bool mayChangeCapture(Session &S, const CXXMethodDecl *CallOp,
+                      const ValueDecl *Var, const ApiModel &Api) {
+  if (!CallOp)
+    return true;
+  // A generic lambda: what its instantiations do (every one used in the
+  // translation unit exists once it is parsed).
+  if (const FunctionTemplateDecl *FT = CallOp->getDescribedFunctionTemplate()) {
+    for (const FunctionDecl *Spec : FT->specializations())
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(Spec);
+          !MD || mayChangeCapture(S, MD, Var, Api))
+        return true;
+    return false;
+  }
+  const llvm::DenseSet<const ValueDecl *> *Changed =
+      changedVariables(S, CallOp, Api);
+  return !Changed || Changed->contains(Var);
 }
 
 namespace {

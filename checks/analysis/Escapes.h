@@ -51,6 +51,9 @@ struct BodyFacts {
   /// `for (const auto &t : tensors)` over a vector of tensors: loop
   /// variable -> the vector.
   llvm::DenseMap<const VarDecl *, const ValueDecl *> LoopElements;
+  /// `for (auto &layer : layers_)` over a std::vector member of module
+  /// handles: loop variable -> the member.
+  llvm::DenseMap<const VarDecl *, const FieldDecl *> ModuleLoopElements;
 };
 
 /// Scans \p Fn's body (lambda bodies excluded: they are functions of their
@@ -74,6 +77,14 @@ const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api);
 /// recursive calls. Cached in \p S.
 bool mayChangeParam(Session &S, const FunctionDecl *Def,
                     const ParmVarDecl *Param, const ApiModel &Api);
+
+/// May running the lambda whose call operator is \p CallOp change \p Var,
+/// a variable it captures, as mayChangeParam says of parameters: assign it
+/// (by reference), move or hand out the module a captured handle shares, or
+/// rebind a captured tensor in place? For a generic lambda, whether one of
+/// its instantiations may.
+bool mayChangeCapture(Session &S, const CXXMethodDecl *CallOp,
+                      const ValueDecl *Var, const ApiModel &Api);
 
 /// Can a parameter of type \p T reach the caller's variable? A non-const
 /// reference or a pointer can, and so can a module handle, which shares its

@@ -131,6 +131,14 @@ private:
   /// site already judges against the module (its forward()).
   const FunctionFacts *follow(const CallExpr *CE, const FunctionDecl *Def,
                               bool *Seeded = nullptr, bool ModuleCall = false);
+  /// For a call of the lambda whose call operator is \p CallOp: binds in
+  /// \p Context the facts of the variables it captures from this body
+  /// that it does not change, and not in \p ChangedVars (those the call's
+  /// arguments may change), and appends them to \p CtxKey. Whether any
+  /// fact bound says something.
+  bool bindCaptures(const CXXMethodDecl *CallOp,
+                    const llvm::DenseSet<const ValueDecl *> &ChangedVars,
+                    Env &Context, std::string &CtxKey);
 
   // Transfer.cpp: effects of one CFG element, applied in evaluation order.
   void transfer(const Stmt *S);

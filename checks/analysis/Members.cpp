@@ -18,6 +18,22 @@ const FieldDecl *thisMember(const Expr *E) {
   return dyn_cast<FieldDecl>(ME->getMemberDecl());
 }
 
+const FieldDecl *moduleVectorElement(const Expr *E, const ApiModel &Api) {
+  E = throughDeref(E);
+  const Expr *Vector = nullptr;
+  if (const auto *Sub = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+      Sub && Sub->getOperator() == OO_Subscript && Sub->getNumArgs() == 2)
+    Vector = Sub->getArg(0);
+  else if (const auto *MCE = dyn_cast_or_null<CXXMemberCallExpr>(E);
+           MCE && isStdAnyOf(MCE->getMethodDecl(), {"at", "front", "back"}))
+    Vector = MCE->getImplicitObjectArgument();
+  const auto *ME = dyn_cast_or_null<MemberExpr>(strip(Vector));
+  if (!ME || !isa<CXXThisExpr>(strip(ME->getBase())) ||
+      !Api.isModuleVector(ME->getType()))
+    return nullptr;
+  return dyn_cast<FieldDecl>(ME->getMemberDecl());
+}
+
 namespace {
 
 // The class's constructors and other methods with their bodies; false when
@@ -675,6 +691,17 @@ bool onlyCalledOrAssigned(const CXXRecordDecl *C, const FieldDecl *F,
   return true;
 }
 
+// A layer built at \p Built and never registered: on the cpu in float32,
+// wherever its module goes.
+ModuleFact builtUnregistered(const Expr *Built) {
+  ModuleFact R = ModuleFact::unknown();
+  R.Device = DeviceFact::cpu();
+  R.Type = DTypeFact::known(DType::Float32);
+  R.DeviceOrigin =
+      R.TypeOrigin = {Built->getExprLoc(), Origin::ModuleUnregistered};
+  return R;
+}
+
 // The forgotten register_module (Members.h). A private member's uses are
 // all in its class's methods (a class with friends is not judged); any
 // other is judged only when no code outside the class names it, a derived
@@ -733,12 +760,148 @@ ModuleFact computeUnregisteredModule(Session &S, const FieldDecl *F,
   }
   if (!Built)
     return ModuleFact::unknown();
-  ModuleFact R = ModuleFact::unknown();
-  R.Device = DeviceFact::cpu();
-  R.Type = DTypeFact::known(DType::Float32);
-  R.DeviceOrigin =
-      R.TypeOrigin = {Built->getExprLoc(), Origin::ModuleUnregistered};
-  return R;
+  return builtUnregistered(Built);
+}
+
+// Whether every mention of the vector member \p F in its class adds a
+// freshly built layer in a constructor (`convs.push_back(Conv1d(...))`),
+// asks its size, or reaches an element only to call it: `for (auto &c :
+// convs) c(x)`, `convs[i](x)`, `convs.at(i)->forward(x)`. Anything else may
+// register an element (`register_module("c", convs.back())`), move it or
+// hand it out. \p Built: the first layer added, for the note.
+bool onlyBuiltAndCalled(Session &S, const FieldDecl *F,
+                        llvm::ArrayRef<const CXXConstructorDecl *> Ctors,
+                        llvm::ArrayRef<const FunctionDecl *> Others,
+                        const ApiModel &Api, const Expr *&Built) {
+  // Top down, as in onlyCalledOrAssigned: a call marks the mentions it
+  // allows before they are visited.
+  class Mentions : public RecursiveASTVisitor<Mentions> {
+  public:
+    Mentions(Session &S, const FieldDecl *F, const ApiModel &Api)
+        : S(S), F(F), Api(Api) {}
+    bool Bad = false;
+    bool InConstructor = false;
+    const Expr *Built = nullptr;
+
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
+      const CXXMethodDecl *MD = MCE->getMethodDecl();
+      const Expr *Obj = MCE->getImplicitObjectArgument();
+      if (MD && isThisF(Obj)) {
+        if (isStdAnyOf(MD, {"size", "empty", "reserve", "capacity"}))
+          allowF(Obj);
+        else if (InConstructor &&
+                 isStdAnyOf(MD, {"push_back", "emplace_back"}) &&
+                 MCE->getNumArgs() == 1 &&
+                 buildsNewOnCpu(S, MCE->getArg(0), Api)) {
+          allowF(Obj);
+          if (!Built)
+            Built = MCE->getArg(0);
+        }
+      }
+      // element->forward(x): through the holder's operator->.
+      if (Api.isModuleForward(MD))
+        if (const auto *Arrow =
+                dyn_cast<CXXOperatorCallExpr>(Obj->IgnoreParenImpCasts());
+            Arrow && Arrow->getOperator() == OO_Arrow &&
+            Arrow->getNumArgs() > 0)
+          allowElement(Arrow->getArg(0));
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+      if (Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
+        allowElement(Op->getArg(0));
+      return true;
+    }
+    bool VisitCXXForRangeStmt(CXXForRangeStmt *FRS) {
+      if (FRS->getRangeInit() && isThisF(FRS->getRangeInit())) {
+        allowF(FRS->getRangeInit());
+        LoopVars.insert(FRS->getLoopVariable());
+      }
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (LoopVars.contains(DRE->getDecl()) && !AllowedRefs.contains(DRE))
+        Bad = true;
+      return !Bad;
+    }
+    bool VisitMemberExpr(MemberExpr *ME) {
+      if (ME->getMemberDecl() == F && !Allowed.contains(ME))
+        Bad = true;
+      return !Bad;
+    }
+
+  private:
+    const MemberExpr *asThisF(const Expr *E) const {
+      const auto *ME = dyn_cast_or_null<MemberExpr>(strip(E));
+      return ME && ME->getMemberDecl() == F &&
+                     isa<CXXThisExpr>(strip(ME->getBase()))
+                 ? ME
+                 : nullptr;
+    }
+    bool isThisF(const Expr *E) const { return asThisF(E) != nullptr; }
+    void allowF(const Expr *E) {
+      if (const MemberExpr *ME = asThisF(E))
+        Allowed.insert(ME);
+    }
+    // An element that is called: a loop variable over F, F[i], F.at(i),
+    // F.front(), F.back().
+    void allowElement(const Expr *E) {
+      E = strip(E);
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+        if (LoopVars.contains(DRE->getDecl()))
+          AllowedRefs.insert(DRE);
+      } else if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(E);
+                 Sub && Sub->getOperator() == OO_Subscript &&
+                 Sub->getNumArgs() == 2) {
+        allowF(Sub->getArg(0));
+      } else if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(E);
+                 MCE &&
+                 isStdAnyOf(MCE->getMethodDecl(), {"at", "front", "back"})) {
+        allowF(MCE->getImplicitObjectArgument());
+      }
+    }
+    Session &S;
+    const FieldDecl *F;
+    const ApiModel &Api;
+    llvm::DenseSet<const MemberExpr *> Allowed;
+    llvm::DenseSet<const ValueDecl *> LoopVars;
+    llvm::DenseSet<const DeclRefExpr *> AllowedRefs;
+  };
+  Mentions M(S, F, Api);
+  M.InConstructor = true;
+  for (const CXXConstructorDecl *Ctor : Ctors) {
+    // The vector starts empty: no initialiser gives it elements.
+    for (const CXXCtorInitializer *I : Ctor->inits())
+      if (I->getMember() == F && I->isWritten())
+        return false;
+    M.TraverseStmt(Ctor->getBody());
+    if (M.Bad)
+      return false;
+  }
+  M.InConstructor = false;
+  for (const FunctionDecl *Fn : Others) {
+    M.TraverseStmt(Fn->getBody());
+    if (M.Bad)
+      return false;
+  }
+  Built = M.Built;
+  return Built != nullptr;
+}
+
+// Layers kept in a std::vector member and never registered (Members.h).
+ModuleFact computeUnregisteredElements(Session &S, const FieldDecl *F,
+                                       const ApiModel &Api) {
+  const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
+  llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
+  llvm::SmallVector<const FunctionDecl *, 8> Others;
+  const Expr *Built = nullptr;
+  if (!C || !Api.isModuleClass(C) || !Api.isModuleVector(F->getType()) ||
+      F->hasInClassInitializer() || C->hasFriends() ||
+      (F->getAccess() != AS_private && usedOutsideItsClass(F)) ||
+      !allMethods(C, Ctors, Others) ||
+      !onlyBuiltAndCalled(S, F, Ctors, Others, Api, Built))
+    return ModuleFact::unknown();
+  return builtUnregistered(Built);
 }
 
 } // namespace
@@ -843,6 +1006,12 @@ bool registeredWithDimensions(Session &S, const FieldDecl *F,
 ModuleFact unregisteredModuleMember(Session &S, const FieldDecl *F,
                                     const ApiModel &Api) {
   return cached(S, S.Members.Unregistered, F, Api, computeUnregisteredModule);
+}
+
+ModuleFact unregisteredModuleElements(Session &S, const FieldDecl *F,
+                                      const ApiModel &Api) {
+  return cached(S, S.Members.UnregisteredElements, F, Api,
+                computeUnregisteredElements);
 }
 
 } // namespace clang::tidy::tensor::analysis

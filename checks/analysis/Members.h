@@ -48,6 +48,11 @@ namespace clang::tidy::tensor::analysis {
 /// `model_->`), or null.
 const FieldDecl *thisMember(const Expr *E);
 
+/// The std::vector member of module handles that \p E is an element of,
+/// through `this` (`layers_[i]`, `layers_.at(i)`, `layers_.front()`,
+/// `layers_.back()`), or null.
+const FieldDecl *moduleVectorElement(const Expr *E, const ApiModel &Api);
+
 /// A fixed Device member's value: symbolic, named after the member; unknown
 /// when \p F is not a fixed Device member.
 DeviceFact fixedDeviceMember(Session &S, const FieldDecl *F,
@@ -77,6 +82,16 @@ bool registeredWithDimensions(Session &S, const FieldDecl *F,
 /// construction as origin; unknown when \p F is not one.
 ModuleFact unregisteredModuleMember(Session &S, const FieldDecl *F,
                                     const ApiModel &Api);
+
+/// Where the layers of a std::vector member of a module class are when the
+/// class only adds freshly built layers to it in its constructors and
+/// calls them (`for (auto &c : convs) c(x)`, `convs[i](x)`), and nothing
+/// registers, moves or hands them out: the cpu and float32, since
+/// Module::to and the casts walk registered children only (the
+/// std::vector-instead-of-ModuleList bug, pytorch/pytorch#1053). Unknown
+/// when \p F is not such a member.
+ModuleFact unregisteredModuleElements(Session &S, const FieldDecl *F,
+                                      const ApiModel &Api);
 
 /// A registered submodule: a module handle member that every constructor
 /// sets from `register_module(...)` and that no method moves or sets again.

@@ -1084,6 +1084,9 @@ ModuleFact FunctionAnalyzer::evalModule(const Expr *E) {
       // Never registered: where it was built, whatever its module does.
       return unregisteredModuleMember(State, F, Api);
     }
+    // layers_[i], layers_.at(i): a layer of a vector member.
+    if (const FieldDecl *F = moduleVectorElement(E, Api))
+      return unregisteredModuleElements(State, F, Api);
     if (const auto *CE = dyn_cast_or_null<CallExpr>(strip(E))) {
       // A helper that builds and returns a module: what it returns.
       if (const FunctionDecl *Def = userCallee(CE, Api)) {

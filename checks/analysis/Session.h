@@ -29,12 +29,12 @@ struct FunctionFacts;
 
 namespace analysis {
 
-/// Escapes.cpp: per function and API configuration, the parameters it may
-/// change (nullopt while being computed: a recursive call), and per method
-/// whether it may change its object.
+/// Escapes.cpp: per function and API configuration, the parameters (and a
+/// lambda's captured variables) it may change (nullopt while being computed: a
+/// recursive call), and per method whether it may change its object.
 struct EscapeState {
   std::map<std::pair<const FunctionDecl *, std::string>,
-           std::optional<llvm::DenseSet<const ParmVarDecl *>>>
+           std::optional<llvm::DenseSet<const ValueDecl *>>>
       Changed;
   std::map<std::pair<const FunctionDecl *, std::string>, std::optional<bool>>
       ChangesThis;
@@ -50,8 +50,9 @@ struct EscapeState {
 struct MemberState {
   using Key = std::pair<const FieldDecl *, std::string>;
   std::map<Key, DeviceFact> Devices;
-  std::map<Key, ModuleFact> Modules;      // placedModuleMember
-  std::map<Key, ModuleFact> Unregistered; // unregisteredModuleMember
+  std::map<Key, ModuleFact> Modules;              // placedModuleMember
+  std::map<Key, ModuleFact> Unregistered;         // unregisteredModuleMember
+  std::map<Key, ModuleFact> UnregisteredElements; // ...ModuleElements
   std::map<Key, TensorFact> Tensors;
   std::map<Key, bool> Registered;     // isRegisteredSubmodule
   std::map<Key, bool> WithDimensions; // registeredWithDimensions

@@ -27,6 +27,12 @@ void FunctionAnalyzer::declare(const VarDecl *VD) {
     Cur.Tensors[Key(VD)] = F.reached() ? F : TensorFact::unknown();
     return;
   }
+  // `for (auto &layer : layers_)`: a layer of a vector member.
+  if (auto It = Body.ModuleLoopElements.find(VD);
+      It != Body.ModuleLoopElements.end()) {
+    Cur.Modules[VD] = unregisteredModuleElements(State, It->second, Api);
+    return;
+  }
   if (T->isReferenceType())
     return; // aliases are resolved; other references stay unknown
   if (Api.isTensorValueType(T.getUnqualifiedType())) {
