@@ -763,6 +763,15 @@ ModuleFact computeUnregisteredModule(Session &S, const FieldDecl *F,
   return builtUnregistered(Built);
 }
 
+// `{}`, `()`: a default-constructed (empty) container.
+bool constructsEmpty(const Expr *E) {
+  E = E ? E->IgnoreImplicit() : nullptr;
+  if (const auto *ILE = dyn_cast_or_null<InitListExpr>(E))
+    return ILE->getNumInits() == 0;
+  const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+  return CE && CE->getNumArgs() == 0;
+}
+
 // Whether every mention of the vector member \p F in its class adds a
 // freshly built layer in a constructor (`convs.push_back(Conv1d(...))`),
 // asks its size, or reaches an element only to call it: `for (auto &c :
@@ -872,7 +881,8 @@ bool onlyBuiltAndCalled(Session &S, const FieldDecl *F,
   for (const CXXConstructorDecl *Ctor : Ctors) {
     // The vector starts empty: no initialiser gives it elements.
     for (const CXXCtorInitializer *I : Ctor->inits())
-      if (I->getMember() == F && I->isWritten())
+      if (I->getMember() == F && I->isWritten() &&
+          !constructsEmpty(I->getInit()))
         return false;
     M.TraverseStmt(Ctor->getBody());
     if (M.Bad)
@@ -896,7 +906,9 @@ ModuleFact computeUnregisteredElements(Session &S, const FieldDecl *F,
   llvm::SmallVector<const FunctionDecl *, 8> Others;
   const Expr *Built = nullptr;
   if (!C || !Api.isModuleClass(C) || !Api.isModuleVector(F->getType()) ||
-      F->hasInClassInitializer() || C->hasFriends() ||
+      (F->hasInClassInitializer() &&
+       !constructsEmpty(F->getInClassInitializer())) ||
+      C->hasFriends() ||
       (F->getAccess() != AS_private && usedOutsideItsClass(F)) ||
       !allMethods(C, Ctors, Others) ||
       !onlyBuiltAndCalled(S, F, Ctors, Others, Api, Built))

@@ -30,7 +30,7 @@ struct TextCnnImpl : torch::nn::Module {
   }
 
 private:
-  std::vector<torch::nn::Conv1d> convs;
+  std::vector<torch::nn::Conv1d> convs{};
   torch::nn::Linear fc{nullptr};
 };
 TORCH_MODULE(TextCnn);
@@ -42,7 +42,7 @@ torch::Tensor text_cnn() {
 }
 
 struct StackImpl : torch::nn::Module {
-  explicit StackImpl(int64_t depth) {
+  explicit StackImpl(int64_t depth) : layers() {
     for (int64_t i = 0; i < depth; ++i)
       layers.emplace_back(torch::nn::Linear(16, 16));
   }
