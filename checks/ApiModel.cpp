@@ -53,7 +53,8 @@ constexpr llvm::StringLiteral ModuleMoveNames[] = {"to", "cuda", "cpu", "half",
 // it: the holder's ptr() and get(), Module::apply(fn).
 constexpr llvm::StringLiteral ModuleSharingNames[] = {"ptr", "get", "apply"};
 
-// Tensor methods that view its memory as an array of a C++ element type.
+// Tensor methods that view its memory as an array of a C++ element type;
+// the first, the host accessor (isHostAccessor).
 constexpr llvm::StringLiteral AccessorNames[] = {
     "accessor", "packed_accessor32", "packed_accessor64",
     "generic_packed_accessor"};
@@ -473,6 +474,11 @@ QualType ApiModel::typedElementAccess(const CXXMethodDecl *MD) const {
       Args->get(0).getKind() != TemplateArgument::Type)
     return QualType();
   return Args->get(0).getAsType();
+}
+
+bool ApiModel::isHostAccessor(const CXXMethodDecl *MD) const {
+  return MD && MD->getIdentifier() && isTensorClass(MD->getParent()) &&
+         MD->getName() == AccessorNames[0];
 }
 
 std::optional<DType>

@@ -183,6 +183,10 @@ public:
   /// `data<T>()`, `accessor<T, N>()` and the packed accessors. Null for any
   /// other method, and for `data_ptr()` without a type.
   QualType typedElementAccess(const CXXMethodDecl *MD) const;
+  /// TensorBase::accessor<T, N>(): a TensorAccessor that indexes the data
+  /// pointer on the host, whatever the tensor's device (ATen checks its
+  /// dtype and rank only). The packed accessors, made for kernels, are not.
+  bool isHostAccessor(const CXXMethodDecl *MD) const;
   /// The dtype ATen gives a C++ element type in data_ptr<T>()
   /// (c10::CppTypeToScalarType): dtypeOfElementType, with `uint8_t` as
   /// uint8 and `int8_t` as int8.

@@ -10,6 +10,8 @@ bool MixedDeviceCheck::checkSite(const Site &S, ASTContext &Ctx) {
     return checkFromBlob(S, Ctx);
   if (S.K == Site::CpuOnly)
     return checkCpuOnly(S, Ctx);
+  if (S.K == Site::TypedAccess)
+    return checkHostAccessor(S, Ctx);
   if (S.K != Site::Combine)
     return false;
   // ATen moves a 0-dim cpu tensor to the others' device: only an operand
@@ -46,6 +48,24 @@ bool MixedDeviceCheck::checkCpuOnly(const Site &S, ASTContext &Ctx) {
        "%0 takes its '%1' on the cpu, but %2 is on %3")
       << calleeName(S) << S.ArgumentName << nameOf(O.E, Ctx)
       << O.Fact.Device.describe();
+  noteDeviceOrigin(O, Ctx);
+  return true;
+}
+
+// TensorBase::accessor<T, N>() checks the dtype and the rank, not the
+// device: the TensorAccessor it returns indexes the data pointer on the
+// host, which for a cuda tensor is device memory (a crash, or garbage).
+// The packed accessors are the ones made for kernels.
+bool MixedDeviceCheck::checkHostAccessor(const Site &S, ASTContext &Ctx) {
+  if (S.Operands.size() != 1 ||
+      !Api.isHostAccessor(dyn_cast_or_null<CXXMethodDecl>(S.Callee)) ||
+      !provablyDifferent(S.Operands[0].Fact.Device, DeviceFact::cpu()))
+    return false;
+  const Operand &O = S.Operands[0];
+  diag(Ctx.getSourceManager().getExpansionLoc(S.Call->getExprLoc()),
+       "'accessor' reads %0 from the host, but it is on %1; copy it to the "
+       "cpu first, or use a packed accessor in a kernel")
+      << nameOf(O.E, Ctx) << O.Fact.Device.describe();
   noteDeviceOrigin(O, Ctx);
   return true;
 }

@@ -28,6 +28,7 @@ protected:
 private:
   bool checkFromBlob(const Site &S, ASTContext &Ctx);
   bool checkCpuOnly(const Site &S, ASTContext &Ctx);
+  bool checkHostAccessor(const Site &S, ASTContext &Ctx);
 };
 
 } // namespace clang::tidy::tensor

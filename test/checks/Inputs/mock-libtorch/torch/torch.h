@@ -75,6 +75,16 @@ using c10::Scalar;
 using c10::ScalarType;
 using c10::TensorOptions;
 
+// ATen/core/TensorAccessor.h: indexes a data pointer with sizes and strides.
+template <typename T, size_t N> class TensorAccessor {
+public:
+  TensorAccessor<T, N - 1> operator[](int64_t i) const;
+};
+template <typename T> class TensorAccessor<T, 1> {
+public:
+  T &operator[](int64_t i) const;
+};
+
 class TensorBase {
 public:
   TensorBase() = default;
@@ -90,6 +100,8 @@ public:
   bool defined() const;
   TensorBase contiguous(MemoryFormat memory_format = MemoryFormat::Contiguous) const;
   template <typename T> T *data_ptr() const;
+  template <typename T, size_t N> TensorAccessor<T, N> accessor() const &;
+  template <typename T, size_t N> TensorAccessor<T, N> accessor() && = delete;
   template <typename T> T item() const;
 };
 
