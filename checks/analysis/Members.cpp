@@ -877,13 +877,20 @@ bool onlyBuiltAndCalled(Session &S, const FieldDecl *F,
     llvm::DenseSet<const DeclRefExpr *> AllowedRefs;
   };
   Mentions M(S, F, Api);
+  // Other members' initialisers may name it too (`first_(convs_.front())`).
+  for (const FieldDecl *G : F->getParent()->fields())
+    if (G != F && G->hasInClassInitializer())
+      M.TraverseStmt(G->getInClassInitializer());
   M.InConstructor = true;
   for (const CXXConstructorDecl *Ctor : Ctors) {
-    // The vector starts empty: no initialiser gives it elements.
-    for (const CXXCtorInitializer *I : Ctor->inits())
-      if (I->getMember() == F && I->isWritten() &&
-          !constructsEmpty(I->getInit()))
+    for (const CXXCtorInitializer *I : Ctor->inits()) {
+      if (!I->isWritten())
+        continue;
+      // The vector starts empty: no initialiser gives it elements.
+      if (I->getMember() == F && !constructsEmpty(I->getInit()))
         return false;
+      M.TraverseStmt(I->getInit());
+    }
     M.TraverseStmt(Ctor->getBody());
     if (M.Bad)
       return false;

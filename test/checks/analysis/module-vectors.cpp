@@ -82,9 +82,10 @@ struct RegisteredImpl : torch::nn::Module {
                                        torch::nn::Linear(16, 16)));
   }
   torch::Tensor forward(torch::Tensor x) {
+    std::vector<torch::Tensor> outs;
     for (auto &layer : layers)
-      x = layer(x);
-    return x;
+      outs.push_back(layer(x));
+    return torch::stack(outs);
   }
 
 private:
@@ -107,9 +108,10 @@ struct RegisteredLaterImpl : torch::nn::Module {
       register_module("fc" + std::to_string(i), layers[i]);
   }
   torch::Tensor forward(torch::Tensor x) {
+    std::vector<torch::Tensor> outs;
     for (auto &layer : layers)
-      x = layer(x);
-    return x;
+      outs.push_back(layer(x));
+    return torch::stack(outs);
   }
 
 private:
@@ -134,9 +136,10 @@ struct MovesItsLayersImpl : torch::nn::Module {
       layer->to(device);
   }
   torch::Tensor forward(torch::Tensor x) {
+    std::vector<torch::Tensor> outs;
     for (auto &layer : layers)
-      x = layer(x);
-    return x;
+      outs.push_back(layer(x));
+    return torch::stack(outs);
   }
 
 private:
@@ -160,9 +163,10 @@ struct FilledFromRegisteredImpl : torch::nn::Module {
     }
   }
   torch::Tensor forward(torch::Tensor x) {
+    std::vector<torch::Tensor> outs;
     for (auto &layer : layers)
-      x = layer(x);
-    return x;
+      outs.push_back(layer(x));
+    return torch::stack(outs);
   }
 
 private:
@@ -184,9 +188,10 @@ struct ListImpl : torch::nn::Module {
       layers->push_back(torch::nn::Linear(16, 16));
   }
   torch::Tensor forward(torch::Tensor x) {
+    std::vector<torch::Tensor> outs;
     for (const auto &layer : *layers)
-      x = layer->as<torch::nn::LinearImpl>()->forward(x);
-    return x;
+      outs.push_back(layer->as<torch::nn::LinearImpl>()->forward(x));
+    return torch::stack(outs);
   }
   torch::nn::ModuleList layers{nullptr};
 };
@@ -202,9 +207,10 @@ torch::Tensor module_list() {
 struct OpenImpl : torch::nn::Module {
   OpenImpl() { layers.push_back(torch::nn::Linear(16, 16)); }
   torch::Tensor forward(torch::Tensor x) {
+    std::vector<torch::Tensor> outs;
     for (auto &layer : layers)
-      x = layer(x);
-    return x;
+      outs.push_back(layer(x));
+    return torch::stack(outs);
   }
   std::vector<torch::nn::Linear> layers;
 };
@@ -220,4 +226,31 @@ torch::Tensor open_vector() {
 torch::Tensor all_on_cpu() {
   TextCnn net;
   return net(torch::randn({8, 50, 20}));
+}
+
+// Handed to another member in a constructor's initialiser: what is done
+// through the pointer is not followed.
+struct HandedOutImpl : torch::nn::Module {
+  HandedOutImpl() : view(&layers) {
+    layers.push_back(torch::nn::Linear(16, 16));
+  }
+  std::vector<torch::nn::Linear> *registry() { return view; }
+  torch::Tensor forward(torch::Tensor x) {
+    std::vector<torch::Tensor> outs;
+    for (auto &layer : layers)
+      outs.push_back(layer(x));
+    return torch::stack(outs);
+  }
+
+private:
+  std::vector<torch::nn::Linear> layers;
+  std::vector<torch::nn::Linear> *view;
+};
+TORCH_MODULE(HandedOut);
+
+torch::Tensor handed_out() {
+  HandedOut net;
+  for (auto &layer : *net->registry())
+    layer->to(torch::kCUDA);
+  return net(torch::randn({4, 16}, torch::kCUDA));
 }
