@@ -112,13 +112,16 @@ torch::Tensor copy_then_reassigned() {
   return f(torch::ones({4}));
 }
 
-// Given to another function, which calls it: the captures are not bound.
-template <typename F> torch::Tensor apply_to_ones(F f) {
-  return f(torch::ones({4}));
+// Given to another function, which calls it after the capture moved: the
+// captures are bound only at a call in the function that made the lambda.
+template <typename F> torch::Tensor apply_on_gpu(F f) {
+  return f(torch::ones({4}).cuda());
 }
 torch::Tensor called_elsewhere() {
-  auto w = torch::ones({4}).cuda();
-  return apply_to_ones([&](const torch::Tensor &t) { return t.cuda() + w; });
+  auto w = torch::ones({4});
+  auto add = [&](const torch::Tensor &t) { return t + w; };
+  w = w.cuda();
+  return apply_on_gpu(add);
 }
 
 // Everything on one device.
