@@ -102,16 +102,20 @@ const ParmVarDecl *firstTensorParameter(const FunctionDecl *Fn,
   return nullptr;
 }
 
-const ValueDecl *elementContainer(const Expr *E) {
+const Expr *elementContainerExpr(const Expr *E) {
   E = strip(E);
   if (const auto *OCE = dyn_cast_or_null<CXXOperatorCallExpr>(E)) {
     if (OCE->getOperator() == OO_Subscript && OCE->getNumArgs() == 2)
-      return referencedVar(OCE->getArg(0));
+      return OCE->getArg(0);
   } else if (const auto *MCE = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
     if (isStdAnyOf(MCE->getMethodDecl(), {"at", "front", "back"}))
-      return referencedVar(MCE->getImplicitObjectArgument());
+      return MCE->getImplicitObjectArgument();
   }
   return nullptr;
+}
+
+const ValueDecl *elementContainer(const Expr *E) {
+  return referencedVar(elementContainerExpr(E));
 }
 
 namespace {

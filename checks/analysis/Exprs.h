@@ -39,8 +39,11 @@ const Expr *throughDeref(const Expr *E);
 /// The variable behind an object expression: referencedVar(throughDeref(E)).
 const ValueDecl *objectVar(const Expr *E);
 
-/// The variable whose element E reads: v[i], v.at(i), v.front(), v.back();
-/// null for anything else.
+/// The container expression whose element E reads: `v` in v[i], v.at(i),
+/// v.front(), v.back() (a variable or a member); null for anything else.
+const Expr *elementContainerExpr(const Expr *E);
+/// The variable whose element E reads (elementContainerExpr's, when it is a
+/// variable); null for anything else.
 const ValueDecl *elementContainer(const Expr *E);
 
 /// A declaration of the C++ standard library with this name, or a member

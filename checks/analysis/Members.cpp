@@ -19,14 +19,7 @@ const FieldDecl *thisMember(const Expr *E) {
 }
 
 const FieldDecl *moduleVectorElement(const Expr *E, const ApiModel &Api) {
-  E = throughDeref(E);
-  const Expr *Vector = nullptr;
-  if (const auto *Sub = dyn_cast_or_null<CXXOperatorCallExpr>(E);
-      Sub && Sub->getOperator() == OO_Subscript && Sub->getNumArgs() == 2)
-    Vector = Sub->getArg(0);
-  else if (const auto *MCE = dyn_cast_or_null<CXXMemberCallExpr>(E);
-           MCE && isStdAnyOf(MCE->getMethodDecl(), {"at", "front", "back"}))
-    Vector = MCE->getImplicitObjectArgument();
+  const Expr *Vector = elementContainerExpr(throughDeref(E));
   const auto *ME = dyn_cast_or_null<MemberExpr>(strip(Vector));
   if (!ME || !isa<CXXThisExpr>(strip(ME->getBase())) ||
       !Api.isModuleVector(ME->getType()))
@@ -859,14 +852,8 @@ bool onlyBuiltAndCalled(Session &S, const FieldDecl *F,
       if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
         if (LoopVars.contains(DRE->getDecl()))
           AllowedRefs.insert(DRE);
-      } else if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(E);
-                 Sub && Sub->getOperator() == OO_Subscript &&
-                 Sub->getNumArgs() == 2) {
-        allowF(Sub->getArg(0));
-      } else if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(E);
-                 MCE &&
-                 isStdAnyOf(MCE->getMethodDecl(), {"at", "front", "back"})) {
-        allowF(MCE->getImplicitObjectArgument());
+      } else if (const Expr *Vector = elementContainerExpr(E)) {
+        allowF(Vector);
       }
     }
     Session &S;
