@@ -77,6 +77,23 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
       Context.Tensors[Key(P)] = F;
       appendKey(CtxKey, F.Device), appendKey(CtxKey, F.Type);
       CtxKey += std::to_string(F.Dim) + ";";
+    } else if (auto Types = tupleElementTypes(T)) {
+      // A std::tuple or std::pair of tensors (an LSTM's (h, c) state):
+      // each element where the caller has it.
+      auto Elements = evalTuple(Arg);
+      if (!Elements || Elements->size() != Types->size())
+        continue;
+      for (unsigned E = 0; E < Elements->size(); ++E) {
+        const TensorFact &F = (*Elements)[E];
+        if (F.Device.Kind == FactKind::Unknown &&
+            F.Type.Kind == FactKind::Unknown)
+          continue;
+        Informative = true;
+        Context.Tensors[Key(P, nullptr, static_cast<int>(E))] = F;
+        CtxKey += "." + std::to_string(E) + "=";
+        appendKey(CtxKey, F.Device), appendKey(CtxKey, F.Type);
+        CtxKey += std::to_string(F.Dim) + ";";
+      }
     } else if (Api.isModuleHandleType(P->getType())) {
       if (const ValueDecl *M = moduleVar(A); M && ChangedVars.contains(M))
         continue;

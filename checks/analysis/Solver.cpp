@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionAnalyzer.h"
+#include "Loops.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
 
@@ -103,11 +104,61 @@ FunctionFacts FunctionAnalyzer::run() {
     Worklist.enqueueSuccessors(B);
   }
 
+  // The first iteration of each loop (Loops.h): the blocks in loops
+  // replayed once in reverse post-order, without the back edges, from the
+  // facts before the loop. An edge that leaves a loop carries the fixed
+  // point's facts, which hold after any number of iterations.
+  LoopNest Loops(*G, Order);
+  std::vector<Env> FirstIn, FirstOut;
+  if (!Loops.empty()) {
+    FirstIn.resize(G->getNumBlockIDs());
+    FirstOut.resize(G->getNumBlockIDs());
+    // The replay joins returns as the fixed point did; what it joins
+    // holds on a subset of the paths, so the fixed point's stand.
+    TensorFact KeptReturns = Returns;
+    ModuleFact KeptReturnsModule = ReturnsModule;
+    auto KeptTuple = ReturnsTuple;
+    bool KeptTupleUnknown = TupleReturnUnknown;
+    for (const CFGBlock *B : Order) {
+      if (!Loops.inLoop(B))
+        continue;
+      Env In;
+      for (const CFGBlock::AdjacentBlock &P : B->preds()) {
+        const CFGBlock *PB = P.getReachableBlock();
+        if (!PB || Loops.isBackEdge(PB, B))
+          continue;
+        const bool Fixed = !Loops.inLoop(PB) || Loops.leavesLoop(PB, B);
+        const Env &From =
+            Fixed ? Out[PB->getBlockID()] : FirstOut[PB->getBlockID()];
+        Work += From.size() + 1;
+        joinInto(In, From);
+      }
+      if (Work > Budget)
+        return Result;
+      FirstIn[B->getBlockID()] = In;
+      Cur = std::move(In);
+      if (Cur.Reached)
+        RunBlock(B);
+      FirstOut[B->getBlockID()] = std::move(Cur);
+    }
+    Returns = KeptReturns;
+    ReturnsModule = KeptReturnsModule;
+    ReturnsTuple = std::move(KeptTuple);
+    TupleReturnUnknown = KeptTupleUnknown;
+  }
+
   // Final pass: replay each reached block once from its fixed point and
-  // record the sites with the facts that hold there.
+  // record the sites with the facts that hold there. A block that every
+  // first iteration of its loops runs is replayed from the first
+  // iteration's facts instead: they hold on fewer paths, so they say as
+  // much or more, and a site they prove fails in every run that gets
+  // there.
   Recording = true;
   for (const CFGBlock *B : *G) {
-    Cur = InOf(B);
+    if (Loops.firstIterationRuns(B) && FirstIn[B->getBlockID()].Reached)
+      Cur = FirstIn[B->getBlockID()];
+    else
+      Cur = InOf(B);
     if (Cur.Reached)
       RunBlock(B);
   }
