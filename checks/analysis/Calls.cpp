@@ -27,6 +27,14 @@ void appendKey(std::string &Key, const DTypeFact &T) {
          std::to_string(static_cast<int>(T.Type)) + "@" +
          std::to_string(reinterpret_cast<uintptr_t>(T.Symbol)) + ";";
 }
+void appendKey(std::string &Key, const TensorFact &F) {
+  appendKey(Key, F.Device), appendKey(Key, F.Type);
+  Key += std::to_string(F.Dim) + ";";
+}
+void appendKey(std::string &Key, const ModuleFact &M) {
+  appendKey(Key, M.Device), appendKey(Key, M.Type);
+  Key += std::to_string(reinterpret_cast<uintptr_t>(M.FirstLayer)) + ";";
+}
 
 const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
                                               const FunctionDecl *Def,
@@ -75,8 +83,7 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
         continue;
       Informative = true;
       Context.Tensors[Key(P)] = F;
-      appendKey(CtxKey, F.Device), appendKey(CtxKey, F.Type);
-      CtxKey += std::to_string(F.Dim) + ";";
+      appendKey(CtxKey, F);
     } else if (auto Types = tupleElementTypes(T)) {
       // A std::tuple or std::pair of tensors (an LSTM's (h, c) state):
       // each element where the caller has it.
@@ -91,8 +98,7 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
         Informative = true;
         Context.Tensors[Key(P, nullptr, static_cast<int>(E))] = F;
         CtxKey += "." + std::to_string(E) + "=";
-        appendKey(CtxKey, F.Device), appendKey(CtxKey, F.Type);
-        CtxKey += std::to_string(F.Dim) + ";";
+        appendKey(CtxKey, F);
       }
     } else if (Api.isModuleHandleType(P->getType())) {
       if (const ValueDecl *M = moduleVar(A); M && ChangedVars.contains(M))
@@ -103,7 +109,7 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
         continue;
       Informative = true;
       Context.Modules[P] = M;
-      appendKey(CtxKey, M.Device), appendKey(CtxKey, M.Type);
+      appendKey(CtxKey, M);
     } else if (isDeviceLike(Api, T)) {
       DeviceFact D = evalDevice(Arg);
       if (D.Kind == FactKind::Unknown)
@@ -144,7 +150,7 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
           Context.This = M;
           Context.ThisJudged = ModuleCall;
           CtxKey += ModuleCall ? "call=" : "this=";
-          appendKey(CtxKey, M.Device), appendKey(CtxKey, M.Type);
+          appendKey(CtxKey, M);
           Informative = true;
         }
       }
@@ -194,8 +200,7 @@ bool FunctionAnalyzer::bindCaptures(
       CtxKey += Prefix + "." +
                 std::to_string(reinterpret_cast<uintptr_t>(K.Field)) + "." +
                 std::to_string(K.Element) + "=";
-      appendKey(CtxKey, F.Device), appendKey(CtxKey, F.Type);
-      CtxKey += std::to_string(F.Dim) + ";";
+      appendKey(CtxKey, F);
       Informative = true;
     }
     if (auto It = Cur.Modules.find(R);
@@ -204,8 +209,7 @@ bool FunctionAnalyzer::bindCaptures(
       const ModuleFact &M = It->second;
       Context.Modules[V] = M;
       CtxKey += Prefix + "m=";
-      appendKey(CtxKey, M.Device), appendKey(CtxKey, M.Type);
-      CtxKey += std::to_string(reinterpret_cast<uintptr_t>(M.FirstLayer)) + ";";
+      appendKey(CtxKey, M);
       Informative = true;
     }
     if (auto It = Cur.Devices.find(R); It != Cur.Devices.end()) {

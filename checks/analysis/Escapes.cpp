@@ -193,9 +193,8 @@ public:
     if (!Range)
       return true;
     // `for (auto &layer : layers_)`: each layer of a vector member.
-    if (const auto *ME = dyn_cast<MemberExpr>(strip(Range));
-        ME && isa<CXXThisExpr>(strip(ME->getBase())) &&
-        Api.isModuleVector(ME->getType()))
+    if (const MemberExpr *ME = thisMemberExpr(Range);
+        ME && Api.isModuleVector(ME->getType()))
       if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
         Out.ModuleLoopElements[LV] = F;
         return true;

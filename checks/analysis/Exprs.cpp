@@ -225,6 +225,19 @@ const EnumConstantDecl *enumConstant(const Expr *E) {
   return nullptr;
 }
 
+const MemberExpr *thisMemberExpr(const Expr *E) {
+  const auto *ME = dyn_cast_or_null<MemberExpr>(strip(E));
+  return ME && isa<CXXThisExpr>(strip(ME->getBase())) ? ME : nullptr;
+}
+
+const StringLiteral *writtenString(const Expr *E) {
+  E = strip(E);
+  if (const auto *SC = dyn_cast_or_null<CXXConstructExpr>(E))
+    if (auto Args = writtenArgs(SC); Args.size() == 1)
+      E = strip(Args[0]);
+  return dyn_cast_or_null<StringLiteral>(E);
+}
+
 const Expr *constantInit(const Expr *E) {
   const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
   if (!DRE)

@@ -81,8 +81,14 @@ int nestedListRank(const Expr *E, const ApiModel &Api,
 /// for a parameter, a reference, a variable without initialiser or one
 /// written again.
 const Expr *keptInitialiser(const VarDecl *VD, const FunctionDecl *Fn);
+/// E names a member of `*this` (`layers_`, `this->device_`), as written:
+/// no dereference is looked through. Its MemberExpr, or null.
+const MemberExpr *thisMemberExpr(const Expr *E);
 /// The enumerator E names, or null.
 const EnumConstantDecl *enumConstant(const Expr *E);
+/// The string literal E is, as written: through the std::string temporary
+/// an argument such as `Device("cuda:1")`'s makes of it. Null otherwise.
+const StringLiteral *writtenString(const Expr *E);
 /// A constant global's initialiser (kCUDA, kHalf, kFloat32 = at::kFloat),
 /// or null.
 const Expr *constantInit(const Expr *E);

@@ -12,17 +12,14 @@
 namespace clang::tidy::tensor::analysis {
 
 const FieldDecl *thisMember(const Expr *E) {
-  const auto *ME = dyn_cast_or_null<MemberExpr>(throughDeref(E));
-  if (!ME || !isa<CXXThisExpr>(strip(ME->getBase())))
-    return nullptr;
-  return dyn_cast<FieldDecl>(ME->getMemberDecl());
+  const MemberExpr *ME = thisMemberExpr(throughDeref(E));
+  return ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
 }
 
 const FieldDecl *moduleVectorElement(const Expr *E, const ApiModel &Api) {
   const Expr *Vector = elementContainerExpr(throughDeref(E));
-  const auto *ME = dyn_cast_or_null<MemberExpr>(strip(Vector));
-  if (!ME || !isa<CXXThisExpr>(strip(ME->getBase())) ||
-      !Api.isModuleVector(ME->getType()))
+  const MemberExpr *ME = thisMemberExpr(Vector);
+  if (!ME || !Api.isModuleVector(ME->getType()))
     return nullptr;
   return dyn_cast<FieldDecl>(ME->getMemberDecl());
 }
@@ -67,7 +64,7 @@ public:
   bool Written = false; // address taken, non-const method, non-const ref
 
   bool VisitMemberExpr(MemberExpr *ME) {
-    if (ME->getMemberDecl() == F && isa<CXXThisExpr>(strip(ME->getBase())))
+    if (mine(ME))
       All.push_back(ME);
     return true;
   }
@@ -180,11 +177,8 @@ private:
             (T->isPointerType() && !T->getPointeeType().isConstQualified()));
   }
   const MemberExpr *mine(const Expr *E) const {
-    const auto *ME = dyn_cast_or_null<MemberExpr>(throughDeref(E));
-    return ME && ME->getMemberDecl() == F &&
-                   isa<CXXThisExpr>(strip(ME->getBase()))
-               ? ME
-               : nullptr;
+    const MemberExpr *ME = thisMemberExpr(throughDeref(E));
+    return ME && ME->getMemberDecl() == F ? ME : nullptr;
   }
   const FieldDecl *F;
   const ApiModel &Api;
@@ -212,13 +206,10 @@ DeviceFact constantDevice(const Expr *E, const ApiModel &Api) {
     E = strip(E);
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
         CE && CE->getNumArgs() >= 1 && isDevice(CE->getType(), Api)) {
-      E = strip(CE->getArg(0));
-      // Device("cuda:1"): the literal, through its std::string temporary.
-      if (const auto *SC = dyn_cast<CXXConstructExpr>(E))
-        if (auto Args = writtenArgs(SC); Args.size() == 1)
-          E = strip(Args[0]);
-      if (const auto *SL = dyn_cast<StringLiteral>(E))
+      // Device("cuda:1").
+      if (const StringLiteral *SL = writtenString(CE->getArg(0)))
         return deviceFromName(Api.parseDeviceString(SL->getString()));
+      E = strip(CE->getArg(0));
       continue;
     }
     if (const EnumConstantDecl *EC = enumConstant(E))
@@ -834,11 +825,8 @@ bool onlyBuiltAndCalled(Session &S, const FieldDecl *F,
 
   private:
     const MemberExpr *asThisF(const Expr *E) const {
-      const auto *ME = dyn_cast_or_null<MemberExpr>(strip(E));
-      return ME && ME->getMemberDecl() == F &&
-                     isa<CXXThisExpr>(strip(ME->getBase()))
-                 ? ME
-                 : nullptr;
+      const MemberExpr *ME = thisMemberExpr(E);
+      return ME && ME->getMemberDecl() == F ? ME : nullptr;
     }
     bool isThisF(const Expr *E) const { return asThisF(E) != nullptr; }
     void allowF(const Expr *E) {

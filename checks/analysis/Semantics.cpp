@@ -60,12 +60,8 @@ DeviceFact FunctionAnalyzer::evalDevice(const Expr *E) {
       const CXXRecordDecl *RD = CE->getConstructor()->getParent();
       if (!Api.isDeviceClass(RD) || CE->getNumArgs() == 0)
         return DeviceFact::unknown();
-      // Device("cuda:1"): the literal, through its std::string temporary.
-      const Expr *Arg = strip(CE->getArg(0));
-      if (const auto *SC = dyn_cast<CXXConstructExpr>(Arg))
-        if (auto Args = writtenArgs(SC); Args.size() == 1)
-          Arg = strip(Args[0]);
-      if (const auto *SL = dyn_cast<StringLiteral>(Arg))
+      // Device("cuda:1").
+      if (const StringLiteral *SL = writtenString(CE->getArg(0)))
         return deviceFromName(Api.parseDeviceString(SL->getString()));
       DeviceFact Type = evalDevice(CE->getArg(0));
       if (Type.isKnown() && Type.IsCuda && CE->getNumArgs() > 1) {
