@@ -12,6 +12,8 @@ bool MixedDeviceCheck::checkSite(const Site &S, ASTContext &Ctx) {
     return checkCpuOnly(S, Ctx);
   if (S.K == Site::TypedAccess)
     return checkHostAccessor(S, Ctx);
+  if (S.K == Site::RegisteredCopy)
+    return checkRegisteredCopy(S, Ctx);
   if (S.K != Site::Combine)
     return false;
   // ATen moves a 0-dim cpu tensor to the others' device: only an operand
@@ -34,6 +36,20 @@ bool MixedDeviceCheck::checkSite(const Site &S, ASTContext &Ctx) {
       return true; // one warning per site
     }
   return false;
+}
+
+// `member = register_parameter(name, t).to(kCUDA)`: Module::register_parameter
+// returns the registered tensor, and a conversion to another device returns
+// a copy (pytorch/pytorch#39062). A device that may be cuda counts, as
+// for any mix: on a GPU machine the member is the copy.
+bool MixedDeviceCheck::checkRegisteredCopy(const Site &S, ASTContext &Ctx) {
+  const DeviceFact &Registered = S.Operands[0].Fact.Device,
+                   &Copy = S.Operands[1].Fact.Device;
+  if (!provablyDifferent(Registered, Copy))
+    return false;
+  reportRegisteredCopy(S, Ctx, Copy.describe(), Registered.describe(),
+                       /*Device=*/true);
+  return true;
 }
 
 // ATen reads a packed sequence's lengths and batch_sizes on the host

@@ -29,6 +29,7 @@ private:
   bool checkFromBlob(const Site &S, ASTContext &Ctx);
   bool checkCpuOnly(const Site &S, ASTContext &Ctx);
   bool checkHostAccessor(const Site &S, ASTContext &Ctx);
+  bool checkRegisteredCopy(const Site &S, ASTContext &Ctx);
 };
 
 } // namespace clang::tidy::tensor

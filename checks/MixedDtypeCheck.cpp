@@ -31,6 +31,20 @@ bool productRefuses(const DTypeFact &A, const DTypeFact &B) {
 
 bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
+  if (S.K == Site::RegisteredCopy) {
+    // `member = register_parameter(name, t).to(kFloat64)`: the member is a
+    // copy in another dtype. A copy on another device as well is
+    // tensor-mixed-device's: one warning and one fix-it for the site.
+    const TensorFact &Registered = S.Operands[0].Fact,
+                     &Copy = S.Operands[1].Fact;
+    if (!Registered.Type.isKnown() || !Copy.Type.isKnown() ||
+        Registered.Type.Type == Copy.Type.Type ||
+        provablyDifferent(Registered.Device, Copy.Device))
+      return false;
+    reportRegisteredCopy(S, Ctx, Copy.Type.describe(),
+                         Registered.Type.describe(), /*Device=*/false);
+    return true;
+  }
   if (S.K == Site::ClassIndices) {
     // ATen reads the target as int64 (or uint8) class indices: a floating
     // or narrower integer target throws "expected scalar type Long".

@@ -149,6 +149,51 @@ std::string SiteCheck::moduleName(const Expr *E, ASTContext &Ctx) const {
   return nameOf(E, Ctx);
 }
 
+void SiteCheck::reportRegisteredCopy(const Site &S, ASTContext &Ctx,
+                                     llvm::StringRef Copy,
+                                     llvm::StringRef Registered, bool Device) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  const auto *Conversion = cast<CXXMemberCallExpr>(S.Call);
+  const Expr *Tensor = S.Operands[0].E;
+  // `register_parameter(name, t).to(d)` -> `register_parameter(name,
+  // t.to(d))`: the conversion's text moves after the tensor, which must
+  // take a postfix call as written and lie outside macros.
+  llvm::SmallVector<FixItHint, 2> Fix;
+  SourceLocation Loc = SM.getExpansionLoc(S.Call->getExprLoc());
+  const Expr *Written = analysis::strip(Tensor);
+  SourceLocation RegEnd = S.Registration->getRParenLoc(),
+                 CallEnd = Conversion->getEndLoc(),
+                 TensorEnd = Tensor->getEndLoc();
+  if (isa_and_nonnull<CallExpr, DeclRefExpr, MemberExpr, CXXTemporaryObjectExpr,
+                      CXXFunctionalCastExpr, ParenExpr>(Written) &&
+      !RegEnd.isMacroID() && !CallEnd.isMacroID() && !TensorEnd.isMacroID() &&
+      !Conversion->getBeginLoc().isMacroID()) {
+    CharSourceRange Suffix = CharSourceRange::getCharRange(
+        Lexer::getLocForEndOfToken(RegEnd, 0, SM, LO),
+        Lexer::getLocForEndOfToken(CallEnd, 0, SM, LO));
+    llvm::StringRef Text = Lexer::getSourceText(Suffix, SM, LO);
+    if (!Text.empty() && Text.trim().starts_with(".")) {
+      Fix.push_back(FixItHint::CreateInsertion(
+          Lexer::getLocForEndOfToken(TensorEnd, 0, SM, LO), Text.trim()));
+      Fix.push_back(FixItHint::CreateRemoval(Suffix));
+      // Where the removed text starts, so that clangd, which shows a
+      // diagnostic at the start of the fix-it's range around it, agrees.
+      Loc = Suffix.getBegin();
+    }
+  }
+  diag(Loc,
+       "%0 returns a copy of the registered %1 %select{in|on}4 %2: the "
+       "member keeps the copy, while the module moves, trains and saves the "
+       "%1, which is %select{|on }4%3; convert the tensor before registering "
+       "it")
+      << calleeName(S) << S.ArgumentName << Copy << Registered << Device << Fix;
+  if (Device)
+    noteDeviceOrigin(S.Operands[0], Ctx);
+  else
+    noteTypeOrigin(S.Operands[0], Ctx);
+}
+
 std::string SiteCheck::calleeName(const Site &S) {
   const FunctionDecl *FD = S.Callee;
   if (FD->isOverloadedOperator())

@@ -47,6 +47,13 @@ protected:
   /// The TensorOptions argument written in a from_blob call, or null (the
   /// defaults: the default dtype, the cpu).
   const Expr *fromBlobOptions(const Site &S) const;
+  /// Reports a RegisteredCopy site (DeviceDtypeAnalysis.h) whose copy is
+  /// provably \p Copy while the registered tensor is \p Registered (a
+  /// device or a dtype, described), with the fix-it that converts the
+  /// tensor before registering it: `register_parameter(name, t.to(d))`.
+  void reportRegisteredCopy(const Site &S, ASTContext &Ctx,
+                            llvm::StringRef Copy, llvm::StringRef Registered,
+                            bool Device);
   /// The callee as users name it: 'operator+', 'matmul', 'forward'.
   static std::string calleeName(const Site &S);
   /// The translation unit's analysis state, for questions a check asks it

@@ -39,12 +39,13 @@ struct Operand {
 /// A place where the device or dtype rules of ATen apply.
 struct Site {
   enum Kind : uint8_t {
-    Combine,      // arithmetic, comparisons, add/matmul/cat/where/losses...
-    ModuleCall,   // model->forward(x), model(x)
-    FromBlob,     // torch::from_blob(buffer, sizes[, options])
-    ClassIndices, // a loss's target, read as int64 class indices
-    CpuOnly,      // a tensor an op requires on the cpu
-    TypedAccess,  // t.data_ptr<float>(), t.accessor<float, 2>()
+    Combine,        // arithmetic, comparisons, add/matmul/cat/where/losses...
+    ModuleCall,     // model->forward(x), model(x)
+    FromBlob,       // torch::from_blob(buffer, sizes[, options])
+    ClassIndices,   // a loss's target, read as int64 class indices
+    CpuOnly,        // a tensor an op requires on the cpu
+    TypedAccess,    // t.data_ptr<float>(), t.accessor<float, 2>()
+    RegisteredCopy, // member = register_parameter(name, t).to(kCUDA)
   };
   Kind K = Combine;
   /// For Combine: matmul/mm/bmm/linear, which do not promote dtypes.
@@ -86,7 +87,15 @@ struct Site {
   /// of the input's rank holds probabilities instead (cross_entropy).
   bool ProbabilitiesWhenSameShape = false;
   /// CpuOnly only: the op's name for its one operand ("lengths").
+  /// RegisteredCopy only: what was registered ("parameter", "buffer").
   const char *ArgumentName = "";
+  /// RegisteredCopy only: a class member is assigned (in a constructor's
+  /// body or initialiser) the conversion of what a registration returns;
+  /// Call is the conversion, the operands are the tensor registered and
+  /// the conversion's result. The registration returns the registered
+  /// tensor, and a conversion that changes its device or dtype returns a
+  /// copy: the member is not what the module moves, trains and saves.
+  const CXXMemberCallExpr *Registration = nullptr;
 };
 
 struct FunctionFacts;

@@ -154,6 +154,9 @@ private:
   void assignTensor(const Expr *LHS, const TensorFact &F);
   void declare(const VarDecl *VD);
   void recordSites(const Expr *E);
+  /// Records a RegisteredCopy site when \p Value, which the class member
+  /// \p Member is assigned, converts what a registration returns.
+  void recordRegisteredCopy(const FieldDecl *Member, const Expr *Value);
   /// Where a from_blob buffer's memory is, as far as the code shows it;
   /// when it shows, adds \p S's second operand (the host expression or
   /// the tensor) and, for an OpenCV image's `data`, sets Image and

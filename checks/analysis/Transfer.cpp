@@ -89,8 +89,45 @@ void FunctionAnalyzer::assignTensor(const Expr *LHS, const TensorFact &F) {
   }
 }
 
+void FunctionAnalyzer::recordRegisteredCopy(const FieldDecl *Member,
+                                            const Expr *Value) {
+  const auto *Conversion = dyn_cast_or_null<CXXMemberCallExpr>(strip(Value));
+  if (!Recording || !Member || !Conversion ||
+      !Api.isOutOfPlaceConversion(Conversion->getMethodDecl()))
+    return;
+  const auto *Registration = dyn_cast_or_null<CXXMemberCallExpr>(
+      strip(Conversion->getImplicitObjectArgument()));
+  if (!Registration || Registration->getNumArgs() < 2 ||
+      !isTensorExpr(Registration->getArg(1)))
+    return;
+  const char *What = nullptr;
+  switch (Api.registration(Registration->getMethodDecl())) {
+  case ApiModel::Registration::Parameter:
+    What = "parameter";
+    break;
+  case ApiModel::Registration::Buffer:
+    What = "buffer";
+    break;
+  default:
+    return;
+  }
+  Site S;
+  S.K = Site::RegisteredCopy;
+  S.Call = Conversion;
+  S.Callee = Conversion->getMethodDecl();
+  S.Function = Fn;
+  S.ArgumentName = What;
+  S.Registration = Registration;
+  const Expr *Registered = Registration->getArg(1);
+  TensorFact F = evalTensor(Registered);
+  S.Operands.push_back({Registered, F});
+  S.Operands.push_back({Conversion, evalConversion(Conversion, F)});
+  Sites.push_back(std::move(S));
+}
+
 void FunctionAnalyzer::assign(const Expr *LHS, const Expr *RHS) {
   LHS = strip(LHS);
+  recordRegisteredCopy(thisMember(LHS), RHS);
   QualType T = LHS->getType().getNonReferenceType().getUnqualifiedType();
   if (Api.isTensorValueType(T)) {
     assignTensor(LHS, evalTensor(RHS));
@@ -609,6 +646,7 @@ void FunctionAnalyzer::initialize(const CXXCtorInitializer *Init) {
   if (const auto *Default = dyn_cast<CXXDefaultInitExpr>(strip(E)))
     E = Default->getExpr();
   visit(E);
+  recordRegisteredCopy(F, E);
   Cur.Tensors[Key(nullptr, F)] = evalTensor(E);
 }
 
