@@ -110,7 +110,10 @@ FunctionFacts FunctionAnalyzer::run() {
   // point's facts, which hold after any number of iterations.
   LoopNest Loops(*G, Order);
   std::vector<Env> FirstIn, FirstOut;
-  if (!Loops.empty()) {
+  // Past the work budget the replay is dropped, not the function: the
+  // fixed point's facts stand alone.
+  bool Replayed = !Loops.empty();
+  if (Replayed) {
     FirstIn.resize(G->getNumBlockIDs());
     FirstOut.resize(G->getNumBlockIDs());
     // The replay joins returns as the fixed point did; what it joins
@@ -133,8 +136,10 @@ FunctionFacts FunctionAnalyzer::run() {
         Work += From.size() + 1;
         joinInto(In, From);
       }
-      if (Work > Budget)
-        return Result;
+      if (Work > Budget) {
+        Replayed = false;
+        break;
+      }
       FirstIn[B->getBlockID()] = In;
       Cur = std::move(In);
       if (Cur.Reached)
@@ -155,7 +160,8 @@ FunctionFacts FunctionAnalyzer::run() {
   // there.
   Recording = true;
   for (const CFGBlock *B : *G) {
-    if (Loops.firstIterationRuns(B) && FirstIn[B->getBlockID()].Reached)
+    if (Replayed && Loops.firstIterationRuns(B) &&
+        FirstIn[B->getBlockID()].Reached)
       Cur = FirstIn[B->getBlockID()];
     else
       Cur = InOf(B);
