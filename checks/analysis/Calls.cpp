@@ -65,6 +65,17 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
   Context.Reached = true;
   std::string CtxKey;
   bool Informative = false;
+  // A tensor fact that says something, bound at K; \p Tag names K in the
+  // cache key.
+  auto BindTensor = [&](const Key &K, const TensorFact &F,
+                        const std::string &Tag) {
+    if (F.Device.Kind == FactKind::Unknown && F.Type.Kind == FactKind::Unknown)
+      return;
+    Informative = true;
+    Context.Tensors[K] = F;
+    CtxKey += Tag;
+    appendKey(CtxKey, F);
+  };
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const ParmVarDecl *P = ParamOf(I);
     const Expr *A = CE->getArg(I);
@@ -76,30 +87,18 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
     QualType T = P->getType().getNonReferenceType().getUnqualifiedType();
     CtxKey += std::to_string(I) + "=";
     if (Api.isTensorValueType(T)) {
-      TensorFact F =
-          isTensorExpr(Arg) ? evalTensor(Arg) : TensorFact::unknown();
-      if (F.Device.Kind == FactKind::Unknown &&
-          F.Type.Kind == FactKind::Unknown)
-        continue;
-      Informative = true;
-      Context.Tensors[Key(P)] = F;
-      appendKey(CtxKey, F);
+      BindTensor(Key(P),
+                 isTensorExpr(Arg) ? evalTensor(Arg) : TensorFact::unknown(),
+                 "");
     } else if (auto Types = tupleElementTypes(T)) {
       // A std::tuple or std::pair of tensors (an LSTM's (h, c) state):
       // each element where the caller has it.
       auto Elements = evalTuple(Arg);
       if (!Elements || Elements->size() != Types->size())
         continue;
-      for (unsigned E = 0; E < Elements->size(); ++E) {
-        const TensorFact &F = (*Elements)[E];
-        if (F.Device.Kind == FactKind::Unknown &&
-            F.Type.Kind == FactKind::Unknown)
-          continue;
-        Informative = true;
-        Context.Tensors[Key(P, nullptr, static_cast<int>(E))] = F;
-        CtxKey += "." + std::to_string(E) + "=";
-        appendKey(CtxKey, F);
-      }
+      for (unsigned E = 0; E < Elements->size(); ++E)
+        BindTensor(Key(P, nullptr, static_cast<int>(E)), (*Elements)[E],
+                   "." + std::to_string(E) + "=");
     } else if (Api.isModuleHandleType(P->getType())) {
       if (const ValueDecl *M = moduleVar(A); M && ChangedVars.contains(M))
         continue;

@@ -89,8 +89,9 @@ struct Site {
   /// CpuOnly only: the op's name for its one operand ("lengths").
   /// RegisteredCopy only: what was registered ("parameter", "buffer").
   const char *ArgumentName = "";
-  /// RegisteredCopy only: a class member is assigned (in a constructor's
-  /// body or initialiser) the conversion of what a registration returns;
+  /// RegisteredCopy only: a class member is assigned (in any method, or in
+  /// a constructor's initialiser) the conversion of what a registration
+  /// returns;
   /// Call is the conversion, the operands are the tensor registered and
   /// the conversion's result. The registration returns the registered
   /// tensor, and a conversion that changes its device or dtype returns a
