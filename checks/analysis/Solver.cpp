@@ -116,12 +116,6 @@ FunctionFacts FunctionAnalyzer::run() {
   if (Replayed) {
     FirstIn.resize(G->getNumBlockIDs());
     FirstOut.resize(G->getNumBlockIDs());
-    // The replay joins returns as the fixed point did; what it joins
-    // holds on a subset of the paths, so the fixed point's stand.
-    TensorFact KeptReturns = Returns;
-    ModuleFact KeptReturnsModule = ReturnsModule;
-    auto KeptTuple = ReturnsTuple;
-    bool KeptTupleUnknown = TupleReturnUnknown;
     for (const CFGBlock *B : Order) {
       if (!Loops.inLoop(B))
         continue;
@@ -146,10 +140,6 @@ FunctionFacts FunctionAnalyzer::run() {
         RunBlock(B);
       FirstOut[B->getBlockID()] = std::move(Cur);
     }
-    Returns = KeptReturns;
-    ReturnsModule = KeptReturnsModule;
-    ReturnsTuple = std::move(KeptTuple);
-    TupleReturnUnknown = KeptTupleUnknown;
   }
 
   // Final pass: replay each reached block once from its fixed point and
@@ -157,7 +147,9 @@ FunctionFacts FunctionAnalyzer::run() {
   // first iteration of its loops runs is replayed from the first
   // iteration's facts instead: they hold on fewer paths, so they say as
   // much or more, and a site they prove fails in every run that gets
-  // there.
+  // there. Returns are joined in this pass only (visit()), and a return's
+  // block leads to the exit, never back into a loop: what a function
+  // returns is always the fixed point's join.
   Recording = true;
   for (const CFGBlock *B : *G) {
     if (Replayed && Loops.firstIterationRuns(B) &&

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ParseFunction.h"
 #include "analysis/DeviceDtypeAnalysis.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -24,24 +25,15 @@ protected:
   const FunctionFacts &analyze(llvm::StringRef Code) {
     std::string Source = "#include <torch/torch.h>\n#include <tuple>\n";
     Source += Code;
-    AST = tooling::buildASTFromCodeWithArgs(
-        Source,
-        {"-std=c++17", "-isystem", TT_MOCK_LIBTORCH,
-         "-resource-dir=" TT_CLANG_RESOURCE_DIR},
-        "input.cc");
-    EXPECT_TRUE(AST);
-    if (!AST)
+    const FunctionDecl *Fn =
+        test::parseFunction(Source,
+                            {"-std=c++17", "-isystem", TT_MOCK_LIBTORCH,
+                             "-resource-dir=" TT_CLANG_RESOURCE_DIR},
+                            AST);
+    if (!Fn)
       return Nothing;
-    EXPECT_FALSE(AST->getDiagnostics().hasErrorOccurred());
-    ASTContext &Ctx = AST->getASTContext();
-    auto Found =
-        match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx);
-    EXPECT_EQ(Found.size(), 1u);
-    if (Found.empty())
-      return Nothing;
-    const auto *Fn = Found[0].getNodeAs<FunctionDecl>("f");
     Analysis.reset();
-    return Analysis.analyze(Fn, Ctx, Api);
+    return Analysis.analyze(Fn, AST->getASTContext(), Api);
   }
 
   /// What `f` returns.

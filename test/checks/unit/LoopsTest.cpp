@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/Loops.h"
+#include "ParseFunction.h"
 #include "clang/AST/Expr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -28,18 +29,10 @@ protected:
   std::map<int, bool> firstIterationRuns(llvm::StringRef Code) {
     std::string Source = "void mark(int);\nbool cond();\n";
     Source += Code;
-    AST = tooling::buildASTFromCodeWithArgs(Source, {"-std=c++17"}, "input.cc");
-    EXPECT_TRUE(AST);
-    if (!AST)
+    const FunctionDecl *Fn = test::parseFunction(Source, {"-std=c++17"}, AST);
+    if (!Fn)
       return {};
-    EXPECT_FALSE(AST->getDiagnostics().hasErrorOccurred());
     ASTContext &Ctx = AST->getASTContext();
-    auto Found =
-        match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx);
-    EXPECT_EQ(Found.size(), 1u);
-    if (Found.empty())
-      return {};
-    const auto *Fn = Found[0].getNodeAs<FunctionDecl>("f");
     CFG::BuildOptions Opts;
     Opts.PruneTriviallyFalseEdges = true;
     G = CFG::buildCFG(Fn, Fn->getBody(), &Ctx, Opts);
