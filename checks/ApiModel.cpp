@@ -922,6 +922,34 @@ bool ApiModel::isInPlaceName(llvm::StringRef Name) const {
   return Name.ends_with("_");
 }
 
+ApiModel::ValueElement
+ApiModel::valueElement(const CXXConstructorDecl *Ctor,
+                       std::optional<DType> &Element) const {
+  Element.reset();
+  if (!Ctor || Ctor->getNumParams() != 1 ||
+      !nameListed(Ctor->getParent(), {"::torch::detail::TensorDataContainer"}))
+    return ValueElement::None;
+  QualType T = Ctor->getParamDecl(0)->getType().getNonReferenceType();
+  const ASTContext &Ctx = Ctor->getASTContext();
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+          T->getAsCXXRecordDecl())) {
+    if (Spec->getTemplateArgs().size() < 1 ||
+        Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+      return ValueElement::None;
+    QualType Arg = Spec->getTemplateArgs()[0].getAsType();
+    if (nameListed(Spec, {"::std::initializer_list"}))
+      return ValueElement::List;
+    if (!isArrayRefClass(Spec) && !nameListed(Spec, {"::std::vector"}))
+      return ValueElement::None;
+    T = Arg;
+  } else if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+             RD && RD == Ctor->getParent()) {
+    return ValueElement::None; // a copy or a move: what it holds is not seen
+  }
+  Element = dtypeOfAccessedElement(T, Ctx);
+  return ValueElement::Values;
+}
+
 bool ApiModel::isArrayRefClass(const CXXRecordDecl *RD) const {
   return RD && nameListed(RD, {"::c10::ArrayRef", "::tt::IntArrayRef"});
 }

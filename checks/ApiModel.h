@@ -315,6 +315,17 @@ public:
   /// add. The twin's name, and whether a name is an in-place one.
   std::string inPlaceTwinName(llvm::StringRef Name) const;
   bool isInPlaceName(llvm::StringRef Name) const;
+  /// How a torch::tensor value list's element was converted to LibTorch's
+  /// value container (torch::detail::TensorDataContainer), by the
+  /// constructor \p Ctor: from a nested braced list (List), or from values
+  /// of one C++ type (Values, with that type's dtype in \p Element as
+  /// c10::CppTypeToScalarType gives it: a scalar, an ArrayRef<T>, a
+  /// std::vector<T>; nullopt for the complex types). Other constructors,
+  /// and other classes' (tt::tensor takes a std::initializer_list<T>),
+  /// are None.
+  enum class ValueElement { None, List, Values };
+  ValueElement valueElement(const CXXConstructorDecl *Ctor,
+                            std::optional<DType> &Element) const;
   /// c10::ArrayRef (IntArrayRef, TensorList) and tt::IntArrayRef: a view of
   /// values whose one-argument constructor makes a one-element list.
   bool isArrayRefClass(const CXXRecordDecl *RD) const;

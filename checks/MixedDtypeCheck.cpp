@@ -4,6 +4,8 @@
 #include "analysis/Escapes.h"
 #include "analysis/Modules.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/Lex/Lexer.h"
+#include <optional>
 
 namespace clang::tidy::tensor {
 namespace {
@@ -18,6 +20,38 @@ bool floatingAndDifferent(const DTypeFact &A, const DTypeFact &B) {
 bool integralAgainstFloating(const DTypeFact &Int, const DTypeFact &Float) {
   return Int.isKnown() && Float.isKnown() && isIntegral(Int.Type) &&
          isFloating(Float.Type);
+}
+
+// The fix for a float32 list with a float64 value that a double literal
+// makes (`one / 2.` among floats, `0.5`): the literal written as a float.
+// Nothing when the value is anything else, or the literal is in a macro.
+std::optional<FixItHint> floatLiteralFix(const Expr *Value, ASTContext &Ctx) {
+  // Through the value container's converting construction.
+  const Expr *E = Value->IgnoreParenImpCasts();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      CE && CE->getNumArgs() == 1)
+    E = CE->getArg(0)->IgnoreParenImpCasts();
+  const FloatingLiteral *Lit = dyn_cast<FloatingLiteral>(E);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && (BO->isMultiplicativeOp() || BO->isAdditiveOp())) {
+    const Expr *L = BO->getLHS()->IgnoreParenImpCasts(),
+               *R = BO->getRHS()->IgnoreParenImpCasts();
+    if (isa<FloatingLiteral>(R))
+      std::swap(L, R);
+    // The other operand must be float32 before the literal promotes it.
+    if (isa<FloatingLiteral>(L) &&
+        R->getType()->isSpecificBuiltinType(BuiltinType::Float))
+      Lit = cast<FloatingLiteral>(L);
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!Lit || !Lit->getType()->isSpecificBuiltinType(BuiltinType::Double) ||
+      Lit->getLocation().isMacroID())
+    return std::nullopt;
+  SourceLocation End =
+      Lexer::getLocForEndOfToken(Lit->getEndLoc(), 0, SM, Ctx.getLangOpts());
+  if (End.isInvalid())
+    return std::nullopt;
+  return FixItHint::CreateInsertion(End, "f");
 }
 
 // Two known dtypes a matrix product refuses: different floating dtypes, or
@@ -43,6 +77,23 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
       return false;
     reportRegisteredCopy(S, Ctx, Copy.Type.describe(),
                          Registered.Type.describe(), /*Device=*/false);
+    return true;
+  }
+  if (S.K == Site::MixedValues) {
+    // LibTorch's value container takes each value's scalar type from its
+    // C++ type and throws when the values of one list disagree
+    // (torch/csrc/api/include/torch/detail/TensorDataContainer.h).
+    const Operand &First = S.Operands[0], &Other = S.Operands[1];
+    auto D = diag(SM.getExpansionLoc(Other.E->getBeginLoc()),
+                  "%0 is %1 but the first value of its list, %2, is %3: %4 "
+                  "takes values of one scalar type and throws")
+             << nameOf(Other.E, Ctx) << Other.Fact.Type.describe()
+             << nameOf(First.E, Ctx) << First.Fact.Type.describe()
+             << S.Callee->getQualifiedNameAsString();
+    if (First.Fact.Type.Type == DType::Float32 &&
+        Other.Fact.Type.Type == DType::Float64)
+      if (std::optional<FixItHint> Fix = floatLiteralFix(Other.E, Ctx))
+        D << *Fix;
     return true;
   }
   if (S.K == Site::ClassIndices) {

@@ -46,6 +46,7 @@ struct Site {
     CpuOnly,        // a tensor an op requires on the cpu
     TypedAccess,    // t.data_ptr<float>(), t.accessor<float, 2>()
     RegisteredCopy, // member = register_parameter(name, t).to(kCUDA)
+    MixedValues,    // torch::tensor({0.f, 0.5}): values of two scalar types
   };
   Kind K = Combine;
   /// For Combine: matmul/mm/bmm/linear, which do not promote dtypes.

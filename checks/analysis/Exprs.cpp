@@ -219,6 +219,49 @@ int nestedListRank(const Expr *E, const ApiModel &Api, QualType *Leaf) {
   return -1;
 }
 
+namespace {
+// The scalar type of the value container built at \p E (a list's is its
+// first value's, as LibTorch's is), and in \p Mixed the first list inside
+// whose values disagree.
+std::optional<DType> containerType(const Expr *E, const ApiModel &Api,
+                                   std::optional<MixedValues> &Mixed,
+                                   unsigned Depth) {
+  const auto *CE = dyn_cast_or_null<CXXConstructExpr>(strip(E));
+  if (!CE || CE->getNumArgs() != 1 || Depth > 16)
+    return std::nullopt;
+  std::optional<DType> Element;
+  switch (Api.valueElement(CE->getConstructor(), Element)) {
+  case ApiModel::ValueElement::None:
+    return std::nullopt;
+  case ApiModel::ValueElement::Values:
+    return Element;
+  case ApiModel::ValueElement::List:
+    break;
+  }
+  const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(strip(CE->getArg(0)));
+  const auto *ILE =
+      SIL ? dyn_cast<InitListExpr>(strip(SIL->getSubExpr())) : nullptr;
+  if (!ILE || ILE->getNumInits() == 0)
+    return std::nullopt;
+  std::optional<DType> First;
+  for (unsigned I = 0; I < ILE->getNumInits(); ++I) {
+    std::optional<DType> T =
+        containerType(ILE->getInit(I), Api, Mixed, Depth + 1);
+    if (I == 0)
+      First = T;
+    else if (!Mixed && First && T && *T != *First)
+      Mixed = MixedValues{ILE->getInit(0), *First, ILE->getInit(I), *T};
+  }
+  return First;
+}
+} // namespace
+
+std::optional<MixedValues> mixedValues(const Expr *E, const ApiModel &Api) {
+  std::optional<MixedValues> Mixed;
+  containerType(E, Api, Mixed, 0);
+  return Mixed;
+}
+
 const EnumConstantDecl *enumConstant(const Expr *E) {
   if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
     return dyn_cast<EnumConstantDecl>(DRE->getDecl());

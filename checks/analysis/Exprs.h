@@ -75,6 +75,23 @@ int sizesRank(const Expr *E, const ApiModel &Api);
 /// first value (what torch::tensor infers its dtype from).
 int nestedListRank(const Expr *E, const ApiModel &Api,
                    QualType *Leaf = nullptr);
+
+/// Two values of one braced list given to torch::tensor whose scalar types
+/// differ: the list's first value and a later one. LibTorch's value
+/// container takes each value's scalar type from its C++ type (float is
+/// float32, double float64, int int32, int64_t int64) and throws
+/// "Expected all elements of the tensor to have the same scalar type"
+/// when a list's values disagree; it does not promote.
+struct MixedValues {
+  const Expr *First = nullptr;
+  DType FirstType = DType::Float32;
+  const Expr *Other = nullptr;
+  DType OtherType = DType::Float32;
+};
+/// The first list in \p E, the values argument of torch::tensor, whose
+/// values' scalar types are known and differ; nullopt when there is none
+/// or the values are not all seen (a container variable, a copy).
+std::optional<MixedValues> mixedValues(const Expr *E, const ApiModel &Api);
 /// The value local variable \p VD of \p Fn keeps: its initialiser, when
 /// the body never assigns it, takes its address or binds it to a mutable
 /// reference (`auto expanded = tensors[0];`, `float *p = v.data();`); null

@@ -312,6 +312,21 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     }
     return;
   }
+  // torch::tensor({0.f, 0.5}): LibTorch's value container throws on a list
+  // whose values have two scalar types. The operands are the list's first
+  // value and the other one, each with its dtype.
+  if (Api.factoryShape(FD) == ApiModel::FactoryShape::Values &&
+      CE->getNumArgs() >= 1)
+    if (auto Mixed = mixedValues(CE->getArg(0), Api)) {
+      Site S = NewSite(Site::MixedValues);
+      TensorFact First = TensorFact::unknown(), Other = TensorFact::unknown();
+      First.Type = DTypeFact::known(Mixed->FirstType);
+      Other.Type = DTypeFact::known(Mixed->OtherType);
+      S.Operands.push_back({Mixed->First, First});
+      S.Operands.push_back({Mixed->Other, Other});
+      Sites.push_back(std::move(S));
+      return;
+    }
   // t.data_ptr<float>(): ATen checks the element type against the dtype.
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
     QualType Element = Api.typedElementAccess(MCE->getMethodDecl());
