@@ -209,53 +209,19 @@ constexpr llvm::StringLiteral PointwiseOps[] = {
     "log10",       "exp2",        "sigmoid_backward",
     "threshold",   "hardsigmoid", "hardswish",
     "relu6",       "prelu",       "glu_backward"};
-constexpr llvm::StringLiteral SameRankOps[] = {"permute",
-                                               "transpose",
-                                               "contiguous",
-                                               "clone",
-                                               "detach",
-                                               "flip",
-                                               "narrow",
-                                               "index_select",
-                                               "roll",
-                                               "slice",
-                                               "t",
-                                               "pin_memory",
-                                               "softmax",
-                                               "log_softmax",
-                                               "dropout",
-                                               "feature_dropout",
-                                               "alpha_dropout",
-                                               "cumsum",
-                                               "cumprod",
-                                               "sort",
-                                               "argsort",
-                                               "topk",
-                                               "cummax",
-                                               "cummin",
-                                               "tril",
-                                               "triu",
-                                               "layer_norm",
-                                               "batch_norm",
-                                               "group_norm",
-                                               "instance_norm",
-                                               "_softmax",
-                                               "_log_softmax",
-                                               "normalize",
-                                               "native_dropout",
-                                               "movedim",
-                                               "swapaxes",
-                                               "swapdims",
-                                               "repeat",
-                                               "tile",
-                                               "gather",
-                                               "scatter",
-                                               "scatter_add",
-                                               "index_add",
-                                               "index_fill",
-                                               "index_copy",
-                                               "masked_scatter",
-                                               "constant_pad_nd"};
+constexpr llvm::StringLiteral SameRankOps[] = {
+    "permute", "transpose", "contiguous", "clone", "detach", "flip", "narrow",
+    "index_select", "roll", "slice", "t", "pin_memory", "softmax",
+    "log_softmax", "dropout", "feature_dropout", "alpha_dropout", "cumsum",
+    "cumprod", "sort", "argsort", "topk", "cummax", "cummin", "tril", "triu",
+    "layer_norm", "batch_norm", "group_norm", "instance_norm", "_softmax",
+    "_log_softmax", "normalize", "native_dropout", "movedim", "swapaxes",
+    // The factories that take
+    // their sizes from a tensor.
+    "empty_like", "zeros_like", "ones_like", "full_like", "rand_like",
+    "randn_like", "randint_like", "swapdims", "repeat", "tile", "gather",
+    "scatter", "scatter_add", "index_add", "index_fill", "index_copy",
+    "masked_scatter", "constant_pad_nd"};
 constexpr llvm::StringLiteral Reductions[] = {
     "sum",       "mean",   "max",    "min",          "prod",
     "norm",      "amax",   "amin",   "all",          "any",
@@ -654,6 +620,9 @@ AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
   llvm::SmallVector<llvm::SmallVector<int, 4>, 4> DeviceGroups;
   llvm::SmallVector<llvm::SmallVector<int, 4>, 2> NonPromotingGroups;
   llvm::SmallVector<const CallSemantics *, 4> Inner;
+  // The calls that return a tensor and whose op is known: when some other
+  // call returns one, the wrapper's result may be that call's.
+  unsigned SeenTensorCalls = 0;
   const OpSchema *FirstOp = nullptr;
   auto Merge = [&](int Pos, ArgumentRole R) {
     if (Pos < 0 || static_cast<unsigned>(Pos) >= Positions)
@@ -683,6 +652,7 @@ AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
       if (!FirstOp)
         FirstOp = Slot.get();
       Inner.push_back(nullptr);
+      SeenTensorCalls += IsTensorType(CE->getType());
       // A static call: the schema's arguments are the call's arguments.
       CalleeRoles.push_back(ArgumentRole()); // no object
       for (const ArgumentRole &R : schemaRoles(*Slot))
@@ -706,6 +676,7 @@ AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
       if (!FirstOp)
         FirstOp = Sub->Op;
       Inner.push_back(Sub);
+      SeenTensorCalls += IsTensorType(CE->getType());
       CalleeRoles.assign(Sub->Roles.begin(), Sub->Roles.end());
     }
     llvm::SmallVector<int, 4> Group;
@@ -808,7 +779,29 @@ AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
     }
     if (!OneOp) {
       Result->DTypeRule = AllSelf ? ResultDType::Self : ResultDType::Unknown;
-      Result->RankRule = ResultRank::Unknown;
+      // Ops that keep their first tensor's rank or broadcast their tensors,
+      // over one tensor of the wrapper's and numbers, keep its rank: the
+      // reverse scalar operators (`1. - t` is empty_like(t).fill_(1.)
+      // .sub_(t), ATen/TensorOperators.h).
+      bool Keeps = true;
+      for (const CallSemantics *Sub : Inner) {
+        ResultRank R = Sub ? Sub->RankRule : rankRule(*FirstOp);
+        Keeps &= R == ResultRank::Same || R == ResultRank::Broadcast;
+      }
+      unsigned Tensors = 0;
+      for (const ParmVarDecl *P : Def->parameters())
+        Tensors += IsTensorType(P->getType());
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && !MD->isStatic())
+        Tensors += IsTensorType(QualType(MD->getParent()->getTypeForDecl(), 0));
+      // (Broadcast, not Same: the numbers come first in the reverse
+      // operators, and a number is no tensor of any rank.)
+      const unsigned TensorCalls =
+          llvm::count_if(Collector.Calls, [&](const CallExpr *CE) {
+            return IsTensorType(CE->getType());
+          });
+      Result->RankRule = Keeps && Tensors == 1 && TensorCalls == SeenTensorCalls
+                             ? ResultRank::Broadcast
+                             : ResultRank::Unknown;
       Result->ValuesAndIndices = false;
     } else if (Inner.size() == 1 && Inner[0]) {
       Result->DTypeRule = Inner[0]->DTypeRule;
