@@ -209,19 +209,57 @@ constexpr llvm::StringLiteral PointwiseOps[] = {
     "log10",       "exp2",        "sigmoid_backward",
     "threshold",   "hardsigmoid", "hardswish",
     "relu6",       "prelu",       "glu_backward"};
-constexpr llvm::StringLiteral SameRankOps[] = {
-    "permute", "transpose", "contiguous", "clone", "detach", "flip", "narrow",
-    "index_select", "roll", "slice", "t", "pin_memory", "softmax",
-    "log_softmax", "dropout", "feature_dropout", "alpha_dropout", "cumsum",
-    "cumprod", "sort", "argsort", "topk", "cummax", "cummin", "tril", "triu",
-    "layer_norm", "batch_norm", "group_norm", "instance_norm", "_softmax",
-    "_log_softmax", "normalize", "native_dropout", "movedim", "swapaxes",
-    // The factories that take
-    // their sizes from a tensor.
-    "empty_like", "zeros_like", "ones_like", "full_like", "rand_like",
-    "randn_like", "randint_like", "swapdims", "repeat", "tile", "gather",
-    "scatter", "scatter_add", "index_add", "index_fill", "index_copy",
-    "masked_scatter", "constant_pad_nd"};
+constexpr llvm::StringLiteral SameRankOps[] = {"permute",
+                                               "transpose",
+                                               "contiguous",
+                                               "clone",
+                                               "detach",
+                                               "flip",
+                                               "narrow",
+                                               "index_select",
+                                               "roll",
+                                               "slice",
+                                               "t",
+                                               "pin_memory",
+                                               "softmax",
+                                               "log_softmax",
+                                               "dropout",
+                                               "feature_dropout",
+                                               "alpha_dropout",
+                                               "cumsum",
+                                               "cumprod",
+                                               "sort",
+                                               "argsort",
+                                               "topk",
+                                               "cummax",
+                                               "cummin",
+                                               "tril",
+                                               "triu",
+                                               "layer_norm",
+                                               "batch_norm",
+                                               "group_norm",
+                                               "instance_norm",
+                                               "_softmax",
+                                               "_log_softmax",
+                                               "normalize",
+                                               "native_dropout",
+                                               "movedim",
+                                               "swapaxes",
+                                               "swapdims",
+                                               "repeat",
+                                               "tile",
+                                               "gather",
+                                               "scatter",
+                                               "scatter_add",
+                                               "index_add",
+                                               "index_fill",
+                                               "index_copy",
+                                               "masked_scatter",
+                                               "constant_pad_nd"};
+// The factories that take their sizes from a tensor: its rank, as SameRankOps.
+constexpr llvm::StringLiteral LikeFactories[] = {
+    "empty_like", "zeros_like", "ones_like",   "full_like",
+    "rand_like",  "randn_like", "randint_like"};
 constexpr llvm::StringLiteral Reductions[] = {
     "sum",       "mean",   "max",    "min",          "prod",
     "norm",      "amax",   "amin",   "all",          "any",
@@ -268,7 +306,7 @@ ResultRank rankRule(const OpSchema &Op) {
   llvm::StringRef N = Op.baseName();
   if (listed(PointwiseOps, N))
     return ResultRank::Broadcast;
-  if (listed(SameRankOps, N))
+  if (listed(SameRankOps, N) || listed(LikeFactories, N))
     return ResultRank::Same;
   if (listed(Reductions, N))
     return hasArgument(Op, "dim") ? ResultRank::Reduce : ResultRank::Scalar;
