@@ -130,17 +130,30 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
       MD && MD->getParent()->isLambda())
     Informative |= bindCaptures(MD, ChangedVars, Context, CtxKey);
-  // A method of a module class: the module it is called on, for its
-  // registered submodules (`model->decode(z)` runs decode's fc layers where
-  // the model is).
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
-      MD && !MD->isStatic() && Api.isModuleClass(MD->getParent())) {
-    const Expr *Object = nullptr;
+  // The object a method is called on.
+  const auto *Method = dyn_cast<CXXMethodDecl>(Def);
+  const Expr *Object = nullptr;
+  if (Method && !Method->isStatic()) {
     if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
       Object = MCE->getImplicitObjectArgument();
     else if (Offset == 1)
       Object = CE->getArg(0);
-    if (Object && !isa<CXXThisExpr>(strip(Object)))
+  }
+  // Its class, when the call fixes it, for the virtual calls the method
+  // makes on `this` (userCallee).
+  if (Object && Method->getParent()->isPolymorphic())
+    if (const CXXRecordDecl *Exact =
+            exactClassOf(Object, Seed ? Seed->ExactThis : nullptr);
+        Exact && !Exact->isEffectivelyFinal()) {
+      Context.ExactThis = Exact;
+      CtxKey += "exact=" + std::to_string(reinterpret_cast<uintptr_t>(Exact));
+      Informative = true;
+    }
+  // A method of a module class: the module it is called on, for its
+  // registered submodules (`model->decode(z)` runs decode's fc layers where
+  // the model is).
+  if (Object && Api.isModuleClass(Method->getParent())) {
+    if (!isa<CXXThisExpr>(strip(Object)))
       if (ModuleFact M = evalModule(Object);
           M.Device.isKnown() || M.Device.Kind == FactKind::Symbolic ||
           M.Type.isKnown()) {

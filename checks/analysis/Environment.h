@@ -85,6 +85,11 @@ struct Env {
   /// module, whose site judges the input against the module already: the
   /// calls of its registered layers would only say it again.
   bool ThisJudged = false;
+  /// For a method analysed in a caller's context: the exact class of the
+  /// object it is called on, when the caller's code fixes it (a local
+  /// object, `rb.update(x)`), so that its virtual calls on `this` are
+  /// followed to that class's overriders. Constant over the body too.
+  const CXXRecordDecl *ExactThis = nullptr;
 
   bool operator==(const Env &O) const {
     return Reached == O.Reached && Tensors == O.Tensors &&

@@ -560,10 +560,66 @@ BodyFacts scanBody(Session &S, const FunctionDecl *Fn, const ApiModel &Api) {
   return Out;
 }
 
-const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api) {
+const CXXRecordDecl *exactClassOf(const Expr *Object,
+                                  const CXXRecordDecl *ExactThis) {
+  if (!Object)
+    return nullptr;
+  if (isa<CXXThisExpr>(Object->IgnoreParenImpCasts()))
+    return ExactThis;
+  // What clang's devirtualisation trusts (CXXMethodDecl::
+  // getDevirtualizedMethod): a class prvalue, a variable or a member of
+  // class type. Derived-to-base conversions are looked through.
+  const Expr *Base = Object->getBestDynamicClassTypeExpr();
+  if (!Base->getType()->isRecordType())
+    return nullptr;
+  bool Exact = Base->isPRValue();
+  // The declaration's type, not the expression's: a reference's
+  // expression has the class type too.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Base))
+    Exact = isa<VarDecl>(DRE->getDecl()) &&
+            DRE->getDecl()->getType()->isRecordType();
+  else if (const auto *ME = dyn_cast<MemberExpr>(Base))
+    Exact = isa<FieldDecl>(ME->getMemberDecl()) &&
+            ME->getMemberDecl()->getType()->isRecordType();
+  return Exact ? Base->getType()->getAsCXXRecordDecl() : nullptr;
+}
+
+namespace {
+
+// The method a call of the virtual \p MD runs, when the code fixes it: a
+// qualified call (Base::f()) runs the one it names; any other the final
+// overrider in the object's class, when that class is exactly known
+// (exactClassOf) or when the overrider is final. Null otherwise: a class
+// in another translation unit may override it.
+const CXXMethodDecl *boundOverrider(const CallExpr *CE, const CXXMethodDecl *MD,
+                                    const CXXRecordDecl *ExactThis) {
+  const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE);
+  const Expr *Object = MCE ? MCE->getImplicitObjectArgument() : nullptr;
+  if (const auto *ME =
+          MCE ? dyn_cast<MemberExpr>(MCE->getCallee()->IgnoreParens())
+              : nullptr;
+      ME && ME->hasQualifier())
+    return MD;
+  const CXXMethodDecl *R = nullptr;
+  if (const CXXRecordDecl *Exact = exactClassOf(Object, ExactThis))
+    R = MD->getCorrespondingMethodInClass(Exact);
+  else if (MD->hasAttr<FinalAttr>() || MD->getParent()->isEffectivelyFinal())
+    R = MD;
+  return R && !R->isPureVirtual() ? R : nullptr;
+}
+
+} // namespace
+
+const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api,
+                               const CXXRecordDecl *ExactThis) {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD || Api.isApiFunction(FD))
     return nullptr;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual()) {
+    FD = boundOverrider(CE, MD, ExactThis);
+    if (!FD || Api.isApiFunction(FD))
+      return nullptr;
+  }
   const FunctionDecl *Def = nullptr;
   if (!FD->hasBody(Def) || !Def || Def->isDependentContext() ||
       Def->isInvalidDecl() || isa<CXXConstructorDecl, CXXDestructorDecl>(Def))
@@ -572,16 +628,6 @@ const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api) {
   SourceLocation Loc = Def->getLocation();
   if (Loc.isInvalid() || SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
     return nullptr;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
-      MD && MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
-      !MD->getParent()->hasAttr<FinalAttr>()) {
-    // Only a qualified call (Base::f()) is bound to this definition.
-    const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE);
-    const auto *ME =
-        MCE ? dyn_cast<MemberExpr>(MCE->getCallee()->IgnoreParens()) : nullptr;
-    if (!ME || !ME->hasQualifier())
-      return nullptr;
-  }
   return Def;
 }
 

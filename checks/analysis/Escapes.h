@@ -60,11 +60,24 @@ struct BodyFacts {
 /// own; branches under a constant condition that never run, too).
 BodyFacts scanBody(Session &S, const FunctionDecl *Fn, const ApiModel &Api);
 
-/// The definition a call runs when the analysis may follow it: a function,
-/// or a non-virtual (or final) method, declared outside system headers and
-/// outside the tensor API, with a body, that is no template pattern (an
-/// instantiation is fine). Null for anything else.
-const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api);
+/// The definition a call runs when the analysis may follow it: a function or
+/// method declared outside system headers and outside the tensor API, with a
+/// body, that is no template pattern (an instantiation is fine). A virtual
+/// method is followed only where the code fixes which overrider runs: a
+/// qualified call (`Base::f()`), a final overrider, or an object whose class
+/// is exactly known (exactClassOf), as clang's devirtualisation does. Null
+/// for anything else.
+/// \p ExactThis: the exact class of `this` in the calling body, when the
+/// caller's own call fixed it (null: not known).
+const FunctionDecl *userCallee(const CallExpr *CE, const ApiModel &Api,
+                               const CXXRecordDecl *ExactThis = nullptr);
+
+/// The class an object expression's dynamic type is exactly: a variable or
+/// member of class type (not a reference or pointer) or a class prvalue, as
+/// clang's CXXMethodDecl::getDevirtualizedMethod trusts; \p ExactThis for
+/// `this`. Null when a derived class may stand behind it.
+const CXXRecordDecl *exactClassOf(const Expr *Object,
+                                  const CXXRecordDecl *ExactThis);
 
 /// May a call to \p Def leave what its parameter \p Param refers to (a
 /// reference, pointer or module handle parameter) on another device or

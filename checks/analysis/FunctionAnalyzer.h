@@ -123,6 +123,11 @@ private:
   }
 
   // Calls.cpp.
+  /// The user function \p CE runs, when the analysis may follow it
+  /// (userCallee), with this body's exact class of `this`.
+  const FunctionDecl *callee(const CallExpr *CE) const {
+    return userCallee(CE, Api, Seed ? Seed->ExactThis : nullptr);
+  }
   /// Analyses the user function \p Def that \p CE calls, with the facts of
   /// the arguments bound to its parameters when they say anything. Null
   /// when it cannot (recursion, depth or context budget). \p Seeded tells

@@ -650,7 +650,7 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
   }
 
   // A user function: what it returns, given what the arguments are.
-  if (const FunctionDecl *Def = userCallee(CE, Api)) {
+  if (const FunctionDecl *Def = callee(CE)) {
     const FunctionFacts *F = isTensorExpr(CE) ? follow(CE, Def) : nullptr;
     if (F && F->Complete && F->Returns.reached())
       return F->Returns;
@@ -958,7 +958,7 @@ FunctionAnalyzer::evalTuple(const Expr *E) {
   }
   // A user function (`init_hidden()`): what it returns, given what the
   // arguments are.
-  if (const FunctionDecl *Def = userCallee(Call, Api)) {
+  if (const FunctionDecl *Def = callee(Call)) {
     const FunctionFacts *F = follow(Call, Def);
     if (F && F->Complete && F->ReturnsTuple &&
         F->ReturnsTuple->size() == Types->size())
@@ -1085,7 +1085,7 @@ ModuleFact FunctionAnalyzer::evalModule(const Expr *E) {
       return unregisteredModuleElements(State, F, Api);
     if (const auto *CE = dyn_cast_or_null<CallExpr>(strip(E))) {
       // A helper that builds and returns a module: what it returns.
-      if (const FunctionDecl *Def = userCallee(CE, Api)) {
+      if (const FunctionDecl *Def = callee(CE)) {
         const FunctionFacts *F = follow(CE, Def);
         return F && F->Complete &&
                        F->ReturnsModule.Device.Kind != FactKind::Unreached

@@ -167,7 +167,7 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
   const Expr *ModuleE = nullptr, *Input = nullptr;
   const bool ModuleCall = isModuleCall(CE, ModuleE, Input);
   if (!ModuleCall)
-    if (const FunctionDecl *Def = userCallee(CE, Api)) {
+    if (const FunctionDecl *Def = callee(CE)) {
       bool Seeded = false;
       if (const FunctionFacts *F = follow(CE, Def, &Seeded); F && Seeded)
         Calls.push_back({CE, Def, F});
