@@ -4,10 +4,11 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <string>
-#include <unordered_set>
 
 #include "Conversions.h"
 #include "DeviceGuard.h"
@@ -22,8 +23,27 @@ namespace {
 constexpr std::size_t kHeader = 64;
 static_assert(sizeof(Block) <= kHeader);
 
+// The live device allocations by the address of their data, so that a raw
+// pointer into one (from_blob over a cuda tensor's data_ptr()) finds its
+// device, as cudaPointerGetAttributes does.
+struct LiveBlocks {
+  std::mutex mu;
+  std::map<std::uintptr_t, const Block*> by_data;
+};
+LiveBlocks& live_blocks() {
+  static auto* r = new LiveBlocks;  // leaked: storages die after static destructors
+  return *r;
+}
+
+std::uintptr_t data_of(const Block* b) { return reinterpret_cast<std::uintptr_t>(b) + kHeader; }
+
 void free_block(void* ctx) {
   auto* b = static_cast<Block*>(ctx);
+  {
+    auto& r = live_blocks();
+    std::lock_guard<std::mutex> lock(r.mu);
+    r.by_data.erase(data_of(b));
+  }
   if (ConversionSite* site = b->unread.exchange(nullptr, std::memory_order_acq_rel))
     report_discarded(site);  // takes ownership; never throws
   b->~Block();
@@ -53,6 +73,11 @@ c10::DataPtr allocate_on(c10::DeviceIndex device, std::size_t n) {
   auto* b = new (raw) Block;
   b->bytes = n;
   b->device = device;
+  {
+    auto& r = live_blocks();
+    std::lock_guard<std::mutex> lock(r.mu);
+    r.by_data.emplace(data_of(b), b);
+  }
   return c10::DataPtr(static_cast<char*>(raw) + kHeader, b, &free_block, where);
 }
 
@@ -73,7 +98,7 @@ class DeviceAllocator final : public HostMemoryAllocator {
 // so is_pinned() answers as cudaHostAlloc'd memory would.
 struct PinnedRegistry {
   std::mutex mu;
-  std::unordered_set<const void*> live;
+  std::map<std::uintptr_t, std::size_t> live;  // base address -> bytes
 };
 PinnedRegistry& pinned() {
   static auto* r = new PinnedRegistry;  // leaked: storages die after static destructors
@@ -84,7 +109,7 @@ void free_pinned(void* data) {
   {
     auto& r = pinned();
     std::lock_guard<std::mutex> lock(r.mu);
-    r.live.erase(data);
+    r.live.erase(reinterpret_cast<std::uintptr_t>(data));
   }
   std::free(data);
 }
@@ -103,7 +128,7 @@ class PinnedAllocator final : public HostMemoryAllocator {
     {
       auto& r = pinned();
       std::lock_guard<std::mutex> lock(r.mu);
-      r.live.insert(p);
+      r.live.emplace(reinterpret_cast<std::uintptr_t>(p), n);
     }
     return c10::DataPtr(p, p, &free_pinned, c10::Device(c10::DeviceType::CPU));
   }
@@ -132,11 +157,32 @@ c10::Allocator* pinned_allocator() {
   return &a;
 }
 
+namespace {
+// The entry of \p by_base whose [base, base + bytes) holds \p p, or end().
+template <typename Map, typename Bytes>
+typename Map::const_iterator containing(const Map& by_base, const void* p, Bytes bytes) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  auto it = by_base.upper_bound(a);
+  if (it == by_base.begin()) return by_base.end();
+  --it;
+  return a - it->first < bytes(it->second) ? it : by_base.end();
+}
+}  // namespace
+
 bool is_pinned(const void* data) {
   if (!data) return false;
   auto& r = pinned();
   std::lock_guard<std::mutex> lock(r.mu);
-  return r.live.count(data) != 0;
+  return containing(r.live, data, [](std::size_t n) { return n; }) != r.live.end();
+}
+
+std::optional<c10::DeviceIndex> device_of_memory(const void* data) {
+  if (!data) return std::nullopt;
+  auto& r = live_blocks();
+  std::lock_guard<std::mutex> lock(r.mu);
+  auto it = containing(r.by_data, data, [](const Block* b) { return b->bytes; });
+  if (it == r.by_data.end()) return std::nullopt;
+  return it->second->device;
 }
 
 Block* block_of(const c10::DataPtr& data) {

@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <optional>
 
 namespace tensor_run {
 
@@ -39,9 +40,17 @@ c10::Allocator* device_allocator();
 /// (for factories that name their device).
 c10::Allocator* device_allocator(c10::DeviceIndex index);
 
-/// Host memory that pin_memory() returns; is_pinned() tells it apart.
+/// Host memory that pin_memory() returns; is_pinned() tells it apart: true
+/// for any address inside a live pinned allocation, as CUDA answers for
+/// cudaHostAlloc'd memory.
 c10::Allocator* pinned_allocator();
 bool is_pinned(const void* data);
+
+/// The emulated device whose live allocation holds the address \p data (its
+/// start or any byte inside), as cudaPointerGetAttributes finds a device
+/// pointer's device; nullopt for any other memory (host memory, a freed
+/// allocation) and for null.
+std::optional<c10::DeviceIndex> device_of_memory(const void* data);
 
 /// The Block of a storage's DataPtr when this allocator made it, else null
 /// (a storage that wraps a cpu kernel's output, a cpu storage).

@@ -16,6 +16,7 @@
 #include "DeviceGuard.h"
 #include "DeviceMemory.h"
 #include "Generators.h"
+#include "Recorder.h"
 #include "TorchVersion.h"
 
 namespace at {
@@ -51,10 +52,25 @@ struct TensorRunCUDAHooks : public CUDAHooksInterface {
   bool hasPrimaryContext(Index device_index) const override {
     return device_index >= 0 && device_index < tensor_run::device_count();
   }
-  Device getDeviceFromPtr(void*) const override {
-    // from_blob(ptr, ..., kCUDA): the memory is the caller's; it is on the
-    // current device as far as anyone can tell.
-    return Device(DeviceType::CUDA, tensor_run::current_device());
+  Device getDeviceFromPtr(void* data) const override {
+    // from_blob(ptr, ..., kCUDA) asks where ptr's memory is, and the real
+    // hooks ask the driver (at::cuda::getDeviceFromPtr,
+    // cudaPointerGetAttributes): device memory is on its device, which
+    // TensorMaker then checks against the device the options name; pinned
+    // host memory is mapped for the GPU; any other host memory is an error.
+    if (auto index = tensor_run::device_of_memory(data)) return Device(DeviceType::CUDA, *index);
+    const Device current(DeviceType::CUDA, tensor_run::current_device());
+    // A null pointer (an empty buffer) is not judged.
+    if (!data || tensor_run::is_pinned(data)) return current;
+    tensor_run::Violation v;
+    v.kind = tensor_run::ViolationKind::Device;
+    v.op = "from_blob";
+    v.message = "The specified pointer resides on host memory and is not registered with any CUDA device.";
+    v.devices = {current.str(), "cpu"};
+    // Raise mode throws; record mode goes on with the tensor over the host
+    // memory, where the emulated device's kernels can read it.
+    tensor_run::report(v);
+    return current;
   }
   Allocator* getPinnedMemoryAllocator() const override { return tensor_run::pinned_allocator(); }
   Allocator* getCUDADeviceAllocator() const override { return tensor_run::device_allocator(); }

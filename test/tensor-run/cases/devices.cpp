@@ -120,6 +120,43 @@ TT_CASE(two_devices_bug) {
   expect(c.defined(), "record mode continues");
 }
 
+// from_blob over memory a cuda tensor owns: the memory's device, found from
+// any address inside it, as cudaPointerGetAttributes finds it.
+TT_CASE(from_blob_clean) {
+  auto owner = torch::arange(12, torch::kFloat).to(cuda());
+  auto whole = torch::from_blob(owner.data_ptr(), {3, 4}, torch::TensorOptions().device(torch::kCUDA));
+  expect(whole.device() == cuda(0) && torch::equal(whole.cpu().flatten(), owner.cpu()), "a view of the cuda memory");
+  auto tail = torch::from_blob(owner.data_ptr<float>() + 4, {8}, torch::TensorOptions().device(cuda(0)));
+  expect(tail.cpu()[0].item<float>() == 4, "an address inside the allocation");
+  // Pinned host memory is mapped for the GPU.
+  auto pinned = torch::ones({4}).pin_memory();
+  auto mapped = torch::from_blob(pinned.data_ptr(), {4}, torch::TensorOptions().device(torch::kCUDA));
+  expect(mapped.is_cuda(), "pinned host memory");
+  // The cpu's from_blob over host memory, then a copy to the device: the fix.
+  std::vector<float> host(6, 2.f);
+  auto moved = torch::from_blob(host.data(), {6}).to(cuda());
+  expect(moved.is_cuda() && moved.sum().item<float>() == 12, "from_blob on the cpu, then to(cuda)");
+}
+
+// from_blob over a std::vector's memory with a cuda device: a GPU cannot
+// read it (pytorch/pytorch#13245, Cambridge-ICCS/FTorch#365).
+TT_CASE(from_blob_host_bug) {
+  // GPU: raises "The specified pointer resides on host memory"
+  std::vector<float> host(6, 2.f);
+  auto t = torch::from_blob(host.data(), {6}, torch::TensorOptions().device(torch::kCUDA)); // BUG(tensor-mixed-device)
+  expect(t.is_cuda(), "record mode continues");
+}
+
+// Run with --devices 2. Memory of cuda:0 named as cuda:1: TensorMaker's own
+// check, in any mode.
+TT_CASE(from_blob_wrong_device) {
+  // GPU: raises "does not match device of data"
+  // GPU: needs 2 devices
+  auto owner = torch::ones({4}, cuda(0));
+  auto t = torch::from_blob(owner.data_ptr(), {4}, torch::TensorOptions().device(cuda(1)));
+  expect(false, "unreachable: the memory is on cuda:0");
+}
+
 // cuda:1 on a one-device machine: the CUDA runtime's error, in any mode.
 TT_CASE(invalid_device) {
   // GPU: raises "invalid device ordinal"
