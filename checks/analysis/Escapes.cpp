@@ -570,7 +570,7 @@ const CXXRecordDecl *exactClassOf(const Expr *Object,
   // getDevirtualizedMethod): a class prvalue, a variable or a member of
   // class type. Derived-to-base conversions are looked through.
   const Expr *Base = Object->getBestDynamicClassTypeExpr();
-  if (!Base->getType()->isRecordType())
+  if (!Base->getType()->isRecordType() || Base->getType()->isDependentType())
     return nullptr;
   bool Exact = Base->isPRValue();
   // The declaration's type, not the expression's: a reference's
@@ -581,7 +581,8 @@ const CXXRecordDecl *exactClassOf(const Expr *Object,
   else if (const auto *ME = dyn_cast<MemberExpr>(Base))
     Exact = isa<FieldDecl>(ME->getMemberDecl()) &&
             ME->getMemberDecl()->getType()->isRecordType();
-  return Exact ? Base->getType()->getAsCXXRecordDecl() : nullptr;
+  const CXXRecordDecl *RD = Base->getType()->getAsCXXRecordDecl();
+  return Exact && RD && RD->hasDefinition() ? RD : nullptr;
 }
 
 namespace {
