@@ -917,11 +917,25 @@ AtenSemantics::byName(const FunctionDecl *FD, llvm::StringRef Op, bool IsMethod,
   }
   unsigned Covered = 0;
   const OpSchema *S = builtinSchema(Op, Pattern, Droppable, &Covered);
+  // A reverse scalar operator (`1. - t`, `2 * t`) has no op of its own
+  // (Scalar, Tensor) shape: it is the element-wise op of (Tensor, Scalar),
+  // whose device, dtype and rank rules do not depend on the order.
+  bool Swapped = false;
+  if (!S && !IsMethod && FD->isOverloadedOperator() && Pattern.size() == 2 &&
+      !Pattern[0] && Pattern[1]) {
+    const bool Reversed[] = {true, false};
+    S = builtinSchema(Op, Reversed, 0, &Covered);
+    Swapped = S && Covered == 2;
+    if (!Swapped)
+      S = nullptr;
+  }
   if (!S) {
     ByNameCache[FD] = nullptr;
     return nullptr;
   }
   llvm::SmallVector<ArgumentRole, 8> ByArgument = schemaRoles(*S);
+  if (Swapped)
+    std::swap(ByArgument[0], ByArgument[1]);
   llvm::SmallVector<ArgumentRole, 6> Roles(1 + FD->getNumParams());
   unsigned Next = 0; // the schema's argument for the next position
   for (unsigned P = IsMethod ? 0 : 1; P < Roles.size(); ++P) {
