@@ -690,7 +690,6 @@ AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
       if (!FirstOp)
         FirstOp = Slot.get();
       Inner.push_back(nullptr);
-      SeenTensorCalls += IsTensorType(CE->getType());
       // A static call: the schema's arguments are the call's arguments.
       CalleeRoles.push_back(ArgumentRole()); // no object
       for (const ArgumentRole &R : schemaRoles(*Slot))
@@ -714,9 +713,10 @@ AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
       if (!FirstOp)
         FirstOp = Sub->Op;
       Inner.push_back(Sub);
-      SeenTensorCalls += IsTensorType(CE->getType());
       CalleeRoles.assign(Sub->Roles.begin(), Sub->Roles.end());
     }
+    // Both branches reach here only with the call's op known.
+    SeenTensorCalls += IsTensorType(CE->getType());
     llvm::SmallVector<int, 4> Group;
     for (unsigned P = 0; P < CalleeRoles.size() && P < Args.size(); ++P) {
       const ArgumentRole &R = CalleeRoles[P];
