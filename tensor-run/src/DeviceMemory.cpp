@@ -23,27 +23,56 @@ namespace {
 constexpr std::size_t kHeader = 64;
 static_assert(sizeof(Block) <= kHeader);
 
-// The live device allocations by the address of their data, so that a raw
-// pointer into one (from_blob over a cuda tensor's data_ptr()) finds its
-// device, as cudaPointerGetAttributes does.
-struct LiveBlocks {
-  std::mutex mu;
-  std::map<std::uintptr_t, const Block*> by_data;
+// Live allocations by the address of their data, so that any address
+// inside one finds it, as cudaPointerGetAttributes answers for device
+// memory and cudaHostAlloc'd memory alike.
+class LiveRanges {
+ public:
+  void add(const void* base, std::size_t bytes, c10::DeviceIndex device) {
+    std::lock_guard<std::mutex> lock(mu_);
+    by_base_.emplace(address(base), Range{bytes, device});
+  }
+  void remove(const void* base) {
+    std::lock_guard<std::mutex> lock(mu_);
+    by_base_.erase(address(base));
+  }
+  /// The device of the allocation that holds \p p; nullopt when none does.
+  std::optional<c10::DeviceIndex> find(const void* p) {
+    if (!p) return std::nullopt;
+    const std::uintptr_t a = address(p);
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = by_base_.upper_bound(a);
+    if (it == by_base_.begin()) return std::nullopt;
+    --it;
+    if (a - it->first >= it->second.bytes) return std::nullopt;
+    return it->second.device;
+  }
+
+ private:
+  struct Range {
+    std::size_t bytes;
+    c10::DeviceIndex device;
+  };
+  static std::uintptr_t address(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+  std::mutex mu_;
+  std::map<std::uintptr_t, Range> by_base_;
 };
-LiveBlocks& live_blocks() {
-  static auto* r = new LiveBlocks;  // leaked: storages die after static destructors
+
+// Leaked: storages die after static destructors.
+LiveRanges& device_ranges() {
+  static auto* r = new LiveRanges;
+  return *r;
+}
+LiveRanges& pinned_ranges() {
+  static auto* r = new LiveRanges;
   return *r;
 }
 
-std::uintptr_t data_of(const Block* b) { return reinterpret_cast<std::uintptr_t>(b) + kHeader; }
+void* data_of(Block* b) { return reinterpret_cast<char*>(b) + kHeader; }
 
 void free_block(void* ctx) {
   auto* b = static_cast<Block*>(ctx);
-  {
-    auto& r = live_blocks();
-    std::lock_guard<std::mutex> lock(r.mu);
-    r.by_data.erase(data_of(b));
-  }
+  device_ranges().remove(data_of(b));
   if (ConversionSite* site = b->unread.exchange(nullptr, std::memory_order_acq_rel))
     report_discarded(site);  // takes ownership; never throws
   b->~Block();
@@ -73,12 +102,8 @@ c10::DataPtr allocate_on(c10::DeviceIndex device, std::size_t n) {
   auto* b = new (raw) Block;
   b->bytes = n;
   b->device = device;
-  {
-    auto& r = live_blocks();
-    std::lock_guard<std::mutex> lock(r.mu);
-    r.by_data.emplace(data_of(b), b);
-  }
-  return c10::DataPtr(static_cast<char*>(raw) + kHeader, b, &free_block, where);
+  device_ranges().add(data_of(b), n, device);
+  return c10::DataPtr(data_of(b), b, &free_block, where);
 }
 
 class DeviceAllocator final : public HostMemoryAllocator {
@@ -94,23 +119,10 @@ class DeviceAllocator final : public HostMemoryAllocator {
   c10::DeviceIndex index_;
 };
 
-// Pinned host memory: ordinary memory whose base pointers are remembered,
-// so is_pinned() answers as cudaHostAlloc'd memory would.
-struct PinnedRegistry {
-  std::mutex mu;
-  std::map<std::uintptr_t, std::size_t> live;  // base address -> bytes
-};
-PinnedRegistry& pinned() {
-  static auto* r = new PinnedRegistry;  // leaked: storages die after static destructors
-  return *r;
-}
-
+// Pinned host memory: ordinary memory whose ranges are remembered, so
+// is_pinned() answers as cudaHostAlloc'd memory would.
 void free_pinned(void* data) {
-  {
-    auto& r = pinned();
-    std::lock_guard<std::mutex> lock(r.mu);
-    r.live.erase(reinterpret_cast<std::uintptr_t>(data));
-  }
+  pinned_ranges().remove(data);
   std::free(data);
 }
 
@@ -125,11 +137,8 @@ class PinnedAllocator final : public HostMemoryAllocator {
     if (!p)
       TORCH_CHECK_WITH(OutOfMemoryError, false, "CUDA out of memory. Tried to allocate ", bytes_text(n),
                        " of pinned host memory");
-    {
-      auto& r = pinned();
-      std::lock_guard<std::mutex> lock(r.mu);
-      r.live.emplace(reinterpret_cast<std::uintptr_t>(p), n);
-    }
+    // The device of the context that allocates it, as CUDA records it.
+    pinned_ranges().add(p, n, current_device());
     return c10::DataPtr(p, p, &free_pinned, c10::Device(c10::DeviceType::CPU));
   }
   c10::DeleterFnPtr raw_deleter() const override { return &free_pinned; }
@@ -157,33 +166,9 @@ c10::Allocator* pinned_allocator() {
   return &a;
 }
 
-namespace {
-// The entry of \p by_base whose [base, base + bytes) holds \p p, or end().
-template <typename Map, typename Bytes>
-typename Map::const_iterator containing(const Map& by_base, const void* p, Bytes bytes) {
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
-  auto it = by_base.upper_bound(a);
-  if (it == by_base.begin()) return by_base.end();
-  --it;
-  return a - it->first < bytes(it->second) ? it : by_base.end();
-}
-}  // namespace
+bool is_pinned(const void* data) { return pinned_ranges().find(data).has_value(); }
 
-bool is_pinned(const void* data) {
-  if (!data) return false;
-  auto& r = pinned();
-  std::lock_guard<std::mutex> lock(r.mu);
-  return containing(r.live, data, [](std::size_t n) { return n; }) != r.live.end();
-}
-
-std::optional<c10::DeviceIndex> device_of_memory(const void* data) {
-  if (!data) return std::nullopt;
-  auto& r = live_blocks();
-  std::lock_guard<std::mutex> lock(r.mu);
-  auto it = containing(r.by_data, data, [](const Block* b) { return b->bytes; });
-  if (it == r.by_data.end()) return std::nullopt;
-  return it->second->device;
-}
+std::optional<c10::DeviceIndex> device_of_memory(const void* data) { return device_ranges().find(data); }
 
 Block* block_of(const c10::DataPtr& data) {
   if (data.get_deleter() != &free_block) return nullptr;
