@@ -373,8 +373,13 @@ bool ApiModel::isParameterizedBuiltinModule(const CXXRecordDecl *RD) const {
 }
 
 bool ApiModel::takesParameterDtypeInput(const CXXRecordDecl *RD) const {
-  return isParameterizedBuiltinModule(RD) && RD->getName() != "EmbeddingImpl" &&
-         RD->getName() != "EmbeddingBagImpl";
+  return isParameterizedBuiltinModule(RD) && !looksUpIndices(RD);
+}
+
+bool ApiModel::looksUpIndices(const CXXRecordDecl *RD) const {
+  return isParameterizedBuiltinModule(RD) &&
+         (RD->getName() == "EmbeddingImpl" ||
+          RD->getName() == "EmbeddingBagImpl");
 }
 
 bool ApiModel::isLossModule(const CXXRecordDecl *RD) const {

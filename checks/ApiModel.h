@@ -105,6 +105,10 @@ public:
   /// input is int64 indices (ATen's linear, convolution, norm and RNN
   /// kernels take one dtype).
   bool takesParameterDtypeInput(const CXXRecordDecl *RD) const;
+  /// Embedding and EmbeddingBag: their input is indices, which ATen's
+  /// embedding takes as int64 or int32 only (checkScalarTypes("embedding",
+  /// indices, {kLong, kInt})).
+  bool looksUpIndices(const CXXRecordDecl *RD) const;
   /// A built-in loss module (torch::nn::NLLLoss, MSELoss, ...): its inputs
   /// must share a device, as for the functional losses. CTCLoss is not one:
   /// its lengths may stay on the cpu.

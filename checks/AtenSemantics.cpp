@@ -154,6 +154,34 @@ constexpr llvm::StringLiteral ClassIndexLosses[] = {"nll_loss",
                                                     "multilabel_margin_loss",
                                                     "cross_entropy_loss"};
 
+// Index arguments whose dtype ATen checks before it reads them, by op and
+// schema argument name. Most take int64 only: ScatterGatherChecks.h's
+// scatter_gather_dtype_check ("gather(): Expected dtype int64 for index"),
+// take, take_along_dim, put_, index_copy_, index_fill_ and one_hot
+// (TensorAdvancedIndexing.cpp, Onehot.cpp). index_select and index_add
+// take int32 too ("Expected dtype int32 or int64 for index"), and so do
+// embedding and embedding_bag (checkScalarTypes(..., {kLong, kInt})).
+struct IndexArgument {
+  llvm::StringLiteral Op, Arg;
+  bool Int32Too;
+};
+constexpr IndexArgument IndexArguments[] = {
+    {"gather", "index", false},
+    {"scatter", "index", false},
+    {"scatter_add", "index", false},
+    {"scatter_reduce", "index", false},
+    {"take", "index", false},
+    {"take_along_dim", "indices", false},
+    {"put", "index", false},
+    {"index_copy", "index", false},
+    {"index_fill", "index", false},
+    {"one_hot", "self", false},
+    {"index_select", "index", true},
+    {"index_add", "index", true},
+    {"embedding", "indices", true},
+    {"embedding_bag", "indices", true},
+    {"_embedding_bag", "indices", true}};
+
 // Ops that refuse two floating dtypes among their first two tensors instead
 // of promoting: the matrix products (cuda/Blas.cpp: "expected mat1 and mat2
 // to have the same dtype"), convolutions ("Input type (double) and weight
@@ -616,6 +644,13 @@ AtenSemantics::withOverlay(const OpSchema *Op,
         S.ClassIndices = static_cast<int>(P);
     S.ProbabilitiesWhenSameShape = Op->baseName() == "cross_entropy_loss";
   }
+  for (const IndexArgument &A : IndexArguments)
+    if (A.Op == Op->baseName())
+      for (unsigned P = 0; P < S.Roles.size(); ++P)
+        if (llvm::StringRef(S.Roles[P].Name) == A.Arg) {
+          S.Indices = static_cast<int>(P);
+          S.IndicesInt32 = A.Int32Too;
+        }
   return S;
 }
 

@@ -110,6 +110,12 @@ struct CallSemantics {
   /// probabilities instead (any floating dtype), so only a target of
   /// another rank must be indices.
   bool ProbabilitiesWhenSameShape = false;
+  /// The position in Roles of an index argument whose dtype ATen checks:
+  /// gather's and scatter's index, embedding's indices; -1 if none.
+  int Indices = -1;
+  /// The index may be int32 as well as int64 (index_select, index_add,
+  /// embedding); otherwise only int64.
+  bool IndicesInt32 = false;
 
   const ArgumentRole &object() const { return Roles[0]; }
   const ArgumentRole &param(unsigned I) const {

@@ -22,6 +22,13 @@ bool integralAgainstFloating(const DTypeFact &Int, const DTypeFact &Float) {
          isFloating(Float.Type);
 }
 
+// A known dtype that ATen refuses as indices: anything but int64, or int32
+// where the op takes it too (embedding, index_select).
+bool indexDTypeRefused(const DTypeFact &T, bool Int32Too) {
+  return T.isKnown() && T.Type != DType::Int64 &&
+         !(Int32Too && T.Type == DType::Int32);
+}
+
 // The fix for a float32 list with a float64 value that a double literal
 // makes (`one / 2.` among floats, `0.5`): the literal written as a float.
 // Nothing when the value is anything else, or the literal is in a macro.
@@ -118,6 +125,21 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
     noteTypeOrigin(Target, Ctx);
     return true;
   }
+  if (S.K == Site::Indices) {
+    // ATen checks an index's dtype before it reads it: "gather(): Expected
+    // dtype int64 for index", "Expected tensor for argument #1 'indices' to
+    // have one of the following scalar types: Long, Int".
+    const Operand &Index = S.Operands.front();
+    const DTypeFact &T = Index.Fact.Type;
+    if (!indexDTypeRefused(T, S.Int32Indices))
+      return false;
+    diag(SM.getExpansionLoc(Index.E->getBeginLoc()),
+         "%0 takes %select{int64|int64 or int32}1 indices, but %2 is %3")
+        << calleeName(S) << S.Int32Indices << nameOf(Index.E, Ctx)
+        << T.describe();
+    noteTypeOrigin(Index, Ctx);
+    return true;
+  }
   if (S.K == Site::TypedAccess) {
     // TensorBase::data_ptr<T>() and accessor<T, N>() throw "expected
     // scalar type Float but found Byte" when T is not the dtype's type.
@@ -172,6 +194,18 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
   if (S.K == Site::ModuleCall) {
     const Operand &In = S.Operands.front();
     const CXXRecordDecl *Gets = S.inputLayer();
+    // An Embedding looks its input up as indices, whatever its weights'
+    // dtype.
+    if (Api.looksUpIndices(Gets)) {
+      if (!indexDTypeRefused(In.Fact.Type, /*Int32Too=*/true))
+        return false;
+      diag(SM.getExpansionLoc(In.E->getBeginLoc()),
+           "input %0 is %1 but %2 looks up int64 or int32 indices")
+          << nameOf(In.E, Ctx) << In.Fact.Type.describe()
+          << moduleName(S.ModuleExpr, Ctx);
+      noteTypeOrigin(In, Ctx);
+      return true;
+    }
     // An integer input is wrong only for a built-in layer that computes in
     // its parameters' dtype: a user's module may look its input up in an
     // Embedding (token ids into a float16 model are fine).

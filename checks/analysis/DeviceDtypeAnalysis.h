@@ -43,6 +43,7 @@ struct Site {
     ModuleCall,     // model->forward(x), model(x)
     FromBlob,       // torch::from_blob(buffer, sizes[, options])
     ClassIndices,   // a loss's target, read as int64 class indices
+    Indices,        // gather's index, embedding's indices: int64 (or int32)
     CpuOnly,        // a tensor an op requires on the cpu
     TypedAccess,    // t.data_ptr<float>(), t.accessor<float, 2>()
     RegisteredCopy, // member = register_parameter(name, t).to(kCUDA)
@@ -87,6 +88,9 @@ struct Site {
   /// ClassIndices only: operands are the target, then the input; a target
   /// of the input's rank holds probabilities instead (cross_entropy).
   bool ProbabilitiesWhenSameShape = false;
+  /// Indices only: the one operand is the index; ATen takes int32 as well
+  /// as int64 there.
+  bool Int32Indices = false;
   /// CpuOnly only: the op's name for its one operand ("lengths").
   /// RegisteredCopy only: what was registered ("parameter", "buffer").
   const char *ArgumentName = "";

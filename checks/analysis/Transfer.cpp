@@ -352,6 +352,15 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
       C.ArgumentName = Sem->Roles[P].Name;
       Sites.push_back(std::move(C));
     }
+  // gather(dim, index): ATen checks the index's dtype.
+  if (Sem->Indices >= 0 && static_cast<unsigned>(Sem->Indices) < Args.size())
+    if (const Expr *Index = Args[Sem->Indices];
+        Index && !isa<CXXDefaultArgExpr>(Index) && isTensorExpr(Index)) {
+      Site C = NewSite(Site::Indices);
+      C.Operands.push_back({Index, evalTensor(Index)});
+      C.Int32Indices = Sem->IndicesInt32;
+      Sites.push_back(std::move(C));
+    }
   if (Sem->deviceArguments() == 0)
     return;
   Site S = NewSite(Site::Combine);
