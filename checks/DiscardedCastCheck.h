@@ -18,9 +18,14 @@ namespace clang::tidy::tensor {
 /// ApiModel's conversion methods), with the fix-it `x = x.to(...)`. What
 /// counts as discarded, and when the fix-it is offered: DiscardedCallCheck.
 /// For the user-facing documentation see docs/checks/tensor-discarded-cast.md.
+/// Also flags a conversion assigned to a by-value copy that nothing reads
+/// again (LostCopies.h): a range-for variable, with the fix-it `auto &`
+/// where the container can be changed through it, or a parameter.
 class DiscardedCastCheck : public DiscardedCallCheck {
 public:
   using DiscardedCallCheck::DiscardedCallCheck;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override;
 
 protected:
   bool reports(const CXXMethodDecl *MD) const override {
@@ -29,6 +34,10 @@ protected:
   FixItHint fixFor(const CXXMemberCallExpr *Call, const MemberExpr *Callee,
                    StringRef RecvText) const override;
   void emit(const Finding &F) override;
+
+private:
+  // Assignments already reported (a template's, once per instantiation).
+  llvm::DenseSet<SourceLocation> LostReported;
 };
 
 } // namespace clang::tidy::tensor
