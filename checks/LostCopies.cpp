@@ -31,11 +31,14 @@ private:
   unsigned Count = 0;
 };
 
-// `V`, or a field path through it by value (`V.second`, `V.data.x`).
+// `V`, or a field path through it by value (`V.second`, `V.data.x`). A
+// reference member (a pair of a name and a `Tensor &`) writes through to
+// what it refers to, and is no copy.
 bool isPathFrom(const Expr *E, const VarDecl *V) {
   E = E->IgnoreParenImpCasts();
   while (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    if (ME->isArrow() || !isa<FieldDecl>(ME->getMemberDecl()))
+    const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (ME->isArrow() || !Field || Field->getType()->isReferenceType())
       return false;
     E = ME->getBase()->IgnoreParenImpCasts();
   }

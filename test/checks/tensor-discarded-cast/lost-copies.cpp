@@ -10,6 +10,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 // --- Bugs --------------------------------------------------------------------
@@ -89,6 +90,14 @@ void assigned_in_branch(torch::Tensor x, bool on_gpu) {
 void in_place_changes_the_shared_tensor(std::vector<torch::Tensor> &tensors) {
   for (auto t : tensors)
     t.mul_(2);
+}
+
+// The pair's second member refers to the caller's tensor: the assignment
+// writes through it.
+void through_reference_members(std::vector<std::pair<std::string, torch::Tensor &>> &named,
+                               torch::Device device) {
+  for (auto kv : named)
+    kv.second = kv.second.to(device);
 }
 
 torch::Tensor another_copy(torch::Tensor x) {
