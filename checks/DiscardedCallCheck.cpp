@@ -134,12 +134,20 @@ const Decl *namedDecl(const Expr *Recv) {
   return nullptr;
 }
 
-StringRef textOf(SourceRange R, const SourceManager &SM,
-                 const LangOptions &LO) {
+} // namespace
+
+StringRef DiscardedCallCheck::textOf(SourceRange R, const SourceManager &SM,
+                                     const LangOptions &LO) {
   return Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, LO);
 }
 
-} // namespace
+std::string DiscardedCallCheck::callSpelling(StringRef RecvText,
+                                             const MemberExpr *Callee) {
+  std::string Method = Callee->getMemberNameInfo().getAsString();
+  if (RecvText.empty())
+    return Method + "(...)";
+  return RecvText.str() + (Callee->isArrow() ? "->" : ".") + Method + "(...)";
+}
 
 DiscardedCallCheck::DiscardedCallCheck(StringRef Name,
                                        ClangTidyContext *Context)
@@ -234,6 +242,7 @@ void DiscardedCallCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     StatementPositions Walker(Found);
     Walker.TraverseStmt(Fn->getBody());
+    checkFunction(Fn, Result);
   }
 }
 
@@ -299,15 +308,11 @@ void DiscardedCallCheck::report(const CXXMemberCallExpr *Call, bool CastToVoid,
   StringRef RecvText = This && This->isImplicit() ? StringRef("this")
                                                   : textOf(RecvRange, SM, LO);
   std::string Method = Callee->getMemberNameInfo().getAsString();
-  std::string Object, CallText;
-  if (RecvText.empty()) {
-    Object = "the tensor";
-    CallText = "'" + Method + "(...)'";
-  } else {
-    Object = (Callee->isArrow() ? "'*" : "'") + RecvText.str() + "'";
-    CallText = "'" + RecvText.str() + (Callee->isArrow() ? "->" : ".") +
-               Method + "(...)'";
-  }
+  const std::string CallText = "'" + callSpelling(RecvText, Callee) + "'";
+  const std::string Object =
+      RecvText.empty()
+          ? "the tensor"
+          : (Callee->isArrow() ? "'*" : "'") + RecvText.str() + "'";
 
   const Decl *Named = namedDecl(Recv);
   const bool Fixable = !InMacro && !CastToVoid && !Callee->isArrow() &&

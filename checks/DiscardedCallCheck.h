@@ -63,6 +63,17 @@ protected:
                            StringRef RecvText) const = 0;
   /// Emits the warning and its notes.
   virtual void emit(const Finding &F) = 0;
+  /// Called once for each user function whose body the check walks
+  /// (templates' patterns and instantiations included), after the walk: for
+  /// a check that reports more than discarded calls.
+  virtual void checkFunction(const FunctionDecl *,
+                             const ast_matchers::MatchFinder::MatchResult &) {}
+
+  /// The source text of \p R.
+  static StringRef textOf(SourceRange R, const SourceManager &SM,
+                          const LangOptions &LO);
+  /// `x.to(...)`, `p->cuda(...)`, or `to(...)` without a receiver's text.
+  static std::string callSpelling(StringRef RecvText, const MemberExpr *Callee);
 
 private:
   void findDiscarded(const Expr *E, bool CastToVoid,

@@ -2,7 +2,6 @@
 
 #include "DiscardedCastCheck.h"
 #include "LostCopies.h"
-#include "UserCode.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
@@ -44,55 +43,47 @@ void DiscardedCastCheck::onStartOfTranslationUnit() {
   LostReported.clear();
 }
 
-void DiscardedCastCheck::check(const MatchFinder::MatchResult &Result) {
-  DiscardedCallCheck::check(Result);
-  const auto *TU = Result.Nodes.getNodeAs<TranslationUnitDecl>("tu");
-  if (!TU)
-    return;
+void DiscardedCastCheck::checkFunction(const FunctionDecl *Fn,
+                                       const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
   const LangOptions &LO = Result.Context->getLangOpts();
-  auto Text = [&](const Expr *E) {
-    return Lexer::getSourceText(
-               CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO)
-        .str();
-  };
-  for (const FunctionDecl *Fn : userFunctions(TU, SM, /*Patterns=*/false))
-    for (const LostConversion &L : findLostConversions(Fn, Api)) {
-      SourceLocation Loc = SM.getExpansionLoc(L.Assign->getOperatorLoc());
-      if (Loc.isInvalid() || !LostReported.insert(Loc).second)
-        continue;
-      const auto *Callee = dyn_cast<MemberExpr>(L.Conversion->getCallee());
-      const Expr *Recv = L.Conversion->getImplicitObjectArgument();
-      const std::string Call =
-          Callee && Recv
-              ? Text(Recv) + (Callee->isArrow() ? "->" : ".") +
-                    Callee->getMemberNameInfo().getAsString() + "(...)"
-              : Text(L.Conversion);
-      if (!L.Loop) {
-        diag(Loc, "result of '%0' is assigned to parameter %1, a copy that "
-                  "is not read again; the caller's tensor is unchanged")
-            << Call << L.Copy;
-        diag(Loc, "return the converted tensor, or take %0 by reference",
-             DiagnosticIDs::Note)
-            << L.Copy;
-        continue;
-      }
-      const Expr *Range = L.Loop->getRangeInit();
-      const std::string RangeText = Range ? Text(Range) : "the range";
-      // A temporary range (`m.parameters()`) loses the result either way.
-      const bool Container = Range && Range->isLValue();
-      auto D = diag(Loc, "result of '%0' is assigned to %1, a copy of an "
-                         "element of '%2' that is not read again; "
-                         "%select{the conversion is lost|'%2' keeps the "
-                         "unconverted tensor}3")
-               << Call << L.Copy << RangeText << Container;
-      // `auto &kv` changes the element itself, where the range is a
-      // container the loop can change (not a temporary, not const).
-      if (Container && !Range->getType().isConstQualified() &&
-          !L.Copy->getLocation().isMacroID() &&
-          !L.Loop->getBeginLoc().isMacroID())
-        D << FixItHint::CreateInsertion(L.Copy->getLocation(), "&");
+  for (const LostConversion &L : findLostConversions(Fn, Api)) {
+    SourceLocation Loc = SM.getExpansionLoc(L.Assign->getOperatorLoc());
+    if (Loc.isInvalid() || !LostReported.insert(Loc).second)
+      continue;
+    const auto *Callee =
+        dyn_cast<MemberExpr>(L.Conversion->getCallee()->IgnoreParens());
+    const Expr *Recv = L.Conversion->getImplicitObjectArgument();
+    const std::string Call =
+        Callee ? callSpelling(
+                     Recv ? textOf(Recv->getSourceRange(), SM, LO) : "", Callee)
+               : textOf(L.Conversion->getSourceRange(), SM, LO).str();
+    if (!L.Loop) {
+      diag(Loc, "result of '%0' is assigned to parameter %1, a copy that "
+                "is not read again; the caller's tensor is unchanged")
+          << Call << L.Copy;
+      diag(Loc, "return the converted tensor, or take %0 by reference",
+           DiagnosticIDs::Note)
+          << L.Copy;
+      continue;
     }
+    const Expr *Range = L.Loop->getRangeInit();
+    const std::string RangeText =
+        Range ? textOf(Range->getSourceRange(), SM, LO).str() : "the range";
+    // A temporary range (`m.parameters()`) loses the result either way.
+    const bool Container = Range && Range->isLValue();
+    auto D = diag(Loc, "result of '%0' is assigned to %1, a copy of an "
+                       "element of '%2' that is not read again; "
+                       "%select{the conversion is lost|'%2' keeps the "
+                       "unconverted tensor}3")
+             << Call << L.Copy << RangeText << Container;
+    // `auto &kv` changes the element itself, where the range is a
+    // container the loop can change (not a temporary, not const).
+    if (Container && !Range->getType().isConstQualified() &&
+        !L.Copy->getLocation().isMacroID() &&
+        !L.Loop->getBeginLoc().isMacroID())
+      D << FixItHint::CreateInsertion(L.Copy->getLocation(), "&");
+  }
 }
 
 } // namespace clang::tidy::tensor

@@ -24,7 +24,6 @@ namespace clang::tidy::tensor {
 class DiscardedCastCheck : public DiscardedCallCheck {
 public:
   using DiscardedCallCheck::DiscardedCallCheck;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override;
 
 protected:
@@ -34,6 +33,9 @@ protected:
   FixItHint fixFor(const CXXMemberCallExpr *Call, const MemberExpr *Callee,
                    StringRef RecvText) const override;
   void emit(const Finding &F) override;
+  void
+  checkFunction(const FunctionDecl *Fn,
+                const ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
   // Assignments already reported (a template's, once per instantiation).

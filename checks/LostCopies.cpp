@@ -1,5 +1,4 @@
-//===--- LostCopies.cpp - conversions assigned to copies nothing reads
-//-----===//
+//===--- LostCopies.cpp - conversions lost in copies ----------------------===//
 
 #include "LostCopies.h"
 #include "analysis/Exprs.h"

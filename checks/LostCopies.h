@@ -1,5 +1,4 @@
-//===--- LostCopies.h - conversions assigned to copies nothing reads
-//-------===//
+//===--- LostCopies.h - conversions lost in copies ------------------------===//
 //
 // `for (auto kv : batch) kv.second = kv.second.to(device);` converts each
 // tensor and keeps the result in the loop's copy of the element, which dies
