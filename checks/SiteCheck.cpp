@@ -104,8 +104,17 @@ void SiteCheck::judgeCall(const FollowedCall &Call, ASTContext &Ctx,
     return;
   Chain.push_back(&Call);
   const SourceManager &SM = Ctx.getSourceManager();
+  // A lambda's body is its maker's code (it is followed only where it was
+  // made); a named function's is every caller's.
+  const bool Shared = llvm::any_of(Chain, [](const FollowedCall *C) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(C->Callee);
+    return !MD || !MD->getParent()->isLambda();
+  });
   for (const Site &S : Call.Facts->Sites) {
-    if (!judge(S, Ctx))
+    InCallersContext = Shared;
+    const bool Reported = judge(S, Ctx);
+    InCallersContext = false;
+    if (!Reported)
       continue;
     // Innermost call first, like a backtrace.
     for (const FollowedCall *C : llvm::reverse(Chain)) {

@@ -54,6 +54,11 @@ protected:
   void reportRegisteredCopy(const Site &S, ASTContext &Ctx,
                             llvm::StringRef Copy, llvm::StringRef Registered,
                             bool Device);
+  /// Whether the site being judged is in a named function followed from a
+  /// call, with facts that caller bound: a fix-it there would write one
+  /// caller's device into code that every caller runs. (A lambda followed
+  /// where it was made is that function's own code.)
+  bool inCallersContext() const { return InCallersContext; }
   /// The callee as users name it: 'operator+', 'matmul', 'forward'.
   static std::string calleeName(const Site &S);
   /// The translation unit's analysis state, for questions a check asks it
@@ -70,6 +75,7 @@ private:
   // template is one site in every instantiation, and a site in a callee is
   // reported once, whichever call shows it first.
   std::set<std::pair<unsigned, unsigned>> Reported;
+  bool InCallersContext = false;
   // Shared with the translation unit's other site checks: each function
   // body is analysed once for all of them.
   std::shared_ptr<DeviceDtypeAnalysis> Analysis;

@@ -237,7 +237,7 @@ bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
     const Expr *Dev = S.Module.MoveDeviceArg;
     SourceRange R = Written->getSourceRange();
     // Only a tensor can take .to(device): not a vector of inputs.
-    if (Dev && !OwnedBy &&
+    if (Dev && !OwnedBy && !inCallersContext() &&
         Api.isTensorValueType(Written->getType().getUnqualifiedType()) &&
         !R.getBegin().isMacroID() && !R.getEnd().isMacroID() &&
         !Dev->getBeginLoc().isMacroID() &&

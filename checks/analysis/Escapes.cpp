@@ -202,9 +202,14 @@ public:
     QualType LT = LV->getType();
     bool MutableRef =
         LT->isReferenceType() && !LT.getNonReferenceType().isConstQualified();
-    // `for (const auto &t : tensors)`: each element of a vector of tensors.
-    if (const ValueDecl *V = referencedVar(Range);
-        V && Api.isInputVector(
+    // `for (const auto &t : tensors)`: each element of a vector of tensors;
+    // `for (const auto &p : x.chunk(2))`: each element of a call's vector,
+    // which the loop's hidden range variable holds.
+    const ValueDecl *V = referencedVar(Range);
+    if (const auto *RS = FRS->getRangeStmt();
+        !V && RS && RS->isSingleDecl() && isa<CallExpr>(strip(Range)))
+      V = dyn_cast<VarDecl>(RS->getSingleDecl());
+    if (V && Api.isInputVector(
                  V->getType().getNonReferenceType().getUnqualifiedType())) {
       Out.LoopElements[LV] = V;
       if (MutableRef)
@@ -527,10 +532,12 @@ public:
       Changes = true;
     return !Changes;
   }
+  // A lambda that captures `this` does to it what its body does, wherever
+  // it runs (`this` in the body is the captured object).
   bool VisitLambdaExpr(LambdaExpr *LE) {
-    for (const LambdaCapture &C : LE->captures())
-      if (C.capturesThis())
-        Changes = true;
+    if (llvm::any_of(LE->captures(),
+                     [](const LambdaCapture &C) { return C.capturesThis(); }))
+      TraverseStmt(LE->getBody());
     return !Changes;
   }
 

@@ -80,6 +80,10 @@ private:
   /// The fact that holds for every element of a std::vector of tensors
   /// (unreached: no element), unknown when not known.
   TensorFact evalElements(const Expr *E);
+  /// The fact of every tensor an op returns as one `Tensor[]` from one
+  /// tensor (x.chunk(3), torch::split(x, 2), x.unbind()): on that tensor's
+  /// device, like its other results. Nullopt for any other expression.
+  std::optional<TensorFact> evalListResult(const Expr *E);
   const ValueDecl *moduleVar(const Expr *E);
   /// A tracked std::vector variable and E reads one of its elements
   /// (v[i], v.at(i), v.front(), v.back()), or null.
@@ -159,6 +163,11 @@ private:
   void assignTensor(const Expr *LHS, const TensorFact &F);
   void declare(const VarDecl *VD);
   void recordSites(const Expr *E);
+  /// In a forward() followed from its module's call (Seed->ThisJudged):
+  /// \p In is a tensor this body made (`torch::arange(T)`) on a known
+  /// device that no parameter the caller bound is on, so the caller's
+  /// site did not judge it.
+  bool madeHereNotByCaller(const TensorFact &In) const;
   /// Records a RegisteredCopy site when \p Value, which the class member
   /// \p Member is assigned, converts what a registration returns.
   void recordRegisteredCopy(const FieldDecl *Member, const Expr *Value);

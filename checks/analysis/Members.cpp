@@ -162,12 +162,9 @@ public:
     return true;
   }
   QualType ReturnType;
-  bool VisitLambdaExpr(LambdaExpr *LE) {
-    for (const LambdaCapture &C : LE->captures())
-      if (C.capturesThis())
-        Written = true; // the lambda may outlive the call and do anything
-    return true;
-  }
+  // No VisitLambdaExpr: a lambda that captures `this` may run later and
+  // elsewhere, but its body, visited with the method's, is all it does to
+  // the member.
 
 private:
   static bool isMutableReference(QualType T) {

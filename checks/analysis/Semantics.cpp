@@ -887,6 +887,8 @@ TensorFact FunctionAnalyzer::evalElements(const Expr *E) {
       return TensorFact::unknown();
     return lookupTensor(Key(V));
   }
+  if (std::optional<TensorFact> F = evalListResult(E))
+    return *F;
   auto Elements = listElements(E);
   if (Elements.empty())
     return TensorFact::unknown();
@@ -896,6 +898,26 @@ TensorFact FunctionAnalyzer::evalElements(const Expr *E) {
     TensorFact F = isTensorExpr(T) ? evalTensor(T) : TensorFact::unknown();
     R = R.reached() ? join(R, F) : F;
   }
+  return R;
+}
+
+std::optional<TensorFact> FunctionAnalyzer::evalListResult(const Expr *E) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(strip(E));
+  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+  const CallSemantics *Sem = FD ? Api.callSemantics(FD) : nullptr;
+  if (!Sem || !Sem->Op || Sem->Op->Returns.size() != 1 ||
+      Sem->Op->Returns[0].Ty != OpSchema::Type::TensorList ||
+      Sem->deviceArguments() != 1)
+    return std::nullopt;
+  // One tensor in: a list in (broadcast_tensors, meshgrid) gives each
+  // result its own tensor's dtype, which one fact cannot hold.
+  llvm::SmallVector<const Expr *, 6> Args = argumentsByPosition(CE);
+  for (unsigned P = 0; P < Sem->Roles.size() && P < Args.size(); ++P)
+    if (Sem->Roles[P].K == ArgumentRole::Device &&
+        (!Args[P] || !isTensorExpr(P == 0 ? Args[P] : unwrapArgument(Args[P]))))
+      return std::nullopt;
+  TensorFact R = evalApiCall(CE, *Sem);
+  R.Dim = -1; // chunk keeps the rank, unbind drops one
   return R;
 }
 

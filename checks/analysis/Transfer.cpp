@@ -33,6 +33,15 @@ void FunctionAnalyzer::declare(const VarDecl *VD) {
     Cur.Modules[VD] = unregisteredModuleElements(State, It->second, Api);
     return;
   }
+  // A reference that holds an op's vector of results alive (`const auto
+  // &parts = x.chunk(3)`, a range-for's hidden range variable): the
+  // temporary is no one else's.
+  if (T->isReferenceType() && Init &&
+      Api.isInputVector(T.getNonReferenceType().getUnqualifiedType()))
+    if (std::optional<TensorFact> F = evalListResult(Init)) {
+      Cur.Tensors[Key(VD)] = *F;
+      return;
+    }
   if (T->isReferenceType())
     return; // aliases are resolved; other references stay unknown
   if (Api.isTensorValueType(T.getUnqualifiedType())) {
@@ -49,7 +58,8 @@ void FunctionAnalyzer::declare(const VarDecl *VD) {
     const auto *CE = dyn_cast_or_null<CXXConstructExpr>(strip(Init));
     if (CE && writtenArgs(CE).empty())
       In = TensorFact(); // empty
-    else if (!listElements(Init).empty() || referencedVar(Init))
+    else if (!listElements(Init).empty() || referencedVar(Init) ||
+             evalListResult(Init))
       In = evalElements(Init);
     else if (CE && CE->isListInitialization())
       In = TensorFact(); // `= {}`
@@ -155,6 +165,24 @@ void FunctionAnalyzer::assign(const Expr *LHS, const Expr *RHS) {
     Cur.DTypes[D] = evalDType(RHS);
 }
 
+bool FunctionAnalyzer::madeHereNotByCaller(const TensorFact &In) const {
+  if (!Seed || !Fn->hasBody() || In.Device.Kind != FactKind::Known ||
+      In.DeviceOrigin.How != Origin::Created)
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const SourceRange Body = Fn->getBody()->getSourceRange();
+  if (!SM.isPointWithin(SM.getExpansionLoc(In.DeviceOrigin.Loc),
+                        SM.getExpansionLoc(Body.getBegin()),
+                        SM.getExpansionLoc(Body.getEnd())))
+    return false;
+  // Made like a parameter (torch::zeros_like(x), x.options()): the
+  // caller's site judged that parameter already.
+  for (const auto &[K, F] : Seed->Tensors)
+    if (F.Device == In.Device)
+      return false;
+  return true;
+}
+
 void FunctionAnalyzer::recordSites(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(E);
   if (!CE || E->containsErrors())
@@ -197,12 +225,13 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     const ModuleFact Placed = S.Module;
     // In a forward() followed from its module's call, a registered layer is
     // where the module is, and the caller's site judged the input already
-    // (not the layer's other inputs, below).
+    // (not the layer's other inputs, below) unless this body made it.
     const bool Repeats = Seed && Seed->ThisJudged;
     if (Repeats)
       if (const FieldDecl *F = thisMember(ModuleE);
           F && isRegisteredSubmodule(State, F, Api) &&
-          placedModuleMember(State, F, Api).Device.Kind == FactKind::Unknown)
+          placedModuleMember(State, F, Api).Device.Kind == FactKind::Unknown &&
+          !madeHereNotByCaller(evalTensor(Input)))
         S.Module = ModuleFact::unknown(); // the output stays where it is known
     S.ModuleClass = Api.moduleBehind(throughDeref(ModuleE)->getType());
     S.Operands.push_back({Input, evalTensor(Input)});

@@ -81,6 +81,36 @@ torch::Tensor generic_lambda() {
   return run(torch::randn({3, 4}));
 }
 
+// A method's lambda that captures `this` and only reads: the members keep
+// what the constructor made, and the module stays where its caller put it.
+struct MaskedImpl : torch::nn::Module {
+  MaskedImpl() {
+    fc = register_module("fc", torch::nn::Linear(4, 4));
+    mask_ = torch::ones({4, 4}).to(torch::kBool);
+  }
+  torch::Tensor forward(const torch::Tensor &x) {
+    auto scale = [this](const torch::Tensor &t) { return t / fc->weight.size(0); };
+    return scale(fc(x)).masked_fill(mask_, 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: 'masked_fill' combines tensors on different devices: 'scale(fc(x))' is on cuda and 'mask_' is on cpu [tensor-mixed-device]
+    // CHECK-MESSAGES: :[[@LINE-6]]:13: note: 'mask_' is on cpu: created here
+    // CHECK-MESSAGES: :[[@LINE+15]]:10: note: in the call to 'forward' here
+  }
+  size_t count() {
+    auto n = [this] { return parameters().size(); };
+    return n();
+  }
+  torch::nn::Linear fc{nullptr};
+  torch::Tensor mask_;
+};
+TORCH_MODULE(Masked);
+
+torch::Tensor lambda_reads_this() {
+  Masked model;
+  model->to(torch::kCUDA);
+  model->count();
+  return model(torch::randn({4, 4}, torch::kCUDA));
+}
+
 // --- Clean -------------------------------------------------------------------
 
 // The lambda moves the model itself before using it.
@@ -172,4 +202,31 @@ torch::Tensor another_lambda_moves() {
   auto predict = [&](const torch::Tensor &in) { return model(in); };
   place();
   return predict(torch::randn({3, 4}).cuda());
+}
+
+// A method's lambda that captures `this` and moves the module, or writes
+// the member: what the lambda's body does, the method does.
+struct SelfPlacingImpl : torch::nn::Module {
+  SelfPlacingImpl() {
+    fc = register_module("fc", torch::nn::Linear(4, 4));
+    mask_ = torch::ones({4, 4}).to(torch::kBool);
+  }
+  void place() {
+    auto go = [this] { to(torch::kCUDA); };
+    go();
+  }
+  torch::Tensor forward(const torch::Tensor &x) {
+    auto follow = [this](const torch::Tensor &t) { mask_ = mask_.to(t.device()); };
+    follow(x);
+    return fc(x).masked_fill(mask_, 0);
+  }
+  torch::nn::Linear fc{nullptr};
+  torch::Tensor mask_;
+};
+TORCH_MODULE(SelfPlacing);
+
+torch::Tensor lambda_moves_this() {
+  SelfPlacing model;
+  model->place();
+  return model(torch::randn({4, 4}, torch::kCUDA));
 }
