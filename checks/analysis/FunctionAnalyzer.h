@@ -163,11 +163,12 @@ private:
   void assignTensor(const Expr *LHS, const TensorFact &F);
   void declare(const VarDecl *VD);
   void recordSites(const Expr *E);
-  /// In a forward() followed from its module's call (Seed->ThisJudged):
-  /// \p In is a tensor this body made (`torch::arange(T)`) on a known
-  /// device that no parameter the caller bound is on, so the caller's
-  /// site did not judge it.
-  bool madeHereNotByCaller(const TensorFact &In) const;
+  /// In a forward() followed from its module's call (Seed->ThisJudged),
+  /// of the module \p M a registered layer stands for, what the caller's
+  /// site did not judge: its device when this body gave the input \p In a
+  /// known device (`torch::arange(T)`, `x.cpu()`) that no parameter the
+  /// caller bound is on, its dtype likewise; the rest unknown.
+  ModuleFact unjudgedByCaller(const ModuleFact &M, const TensorFact &In) const;
   /// Records a RegisteredCopy site when \p Value, which the class member
   /// \p Member is assigned, converts what a registration returns.
   void recordRegisteredCopy(const FieldDecl *Member, const Expr *Value);
@@ -184,6 +185,7 @@ private:
   const Env *Seed;
   Env Cur;
   bool Recording = false;
+  unsigned OptionsMemberDepth = 0; // evalOptions through member initialisers
   std::vector<Site> Sites;
   llvm::DenseSet<const CallExpr *> RecordedCalls;
   std::vector<FollowedCall> Calls;

@@ -495,6 +495,50 @@ TensorFact fixedTensorMember(Session &S, const FieldDecl *F,
   return cached(S, S.Members.Tensors, F, Api, computeFixedTensor);
 }
 
+llvm::ArrayRef<const Expr *>
+fixedOptionsInitialisers(Session &S, const FieldDecl *F, const ApiModel &Api) {
+  MemberKey Key{F, Api.configurationKey()};
+  auto [It, New] = S.Members.OptionsInitialisers.try_emplace(Key);
+  if (!New)
+    return It->second;
+  const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
+  const auto *RD = F->getType()->getAsCXXRecordDecl();
+  llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
+  llvm::SmallVector<const FunctionDecl *, 8> Others;
+  if (!C || !RD || !Api.isTensorOptionsClass(RD) ||
+      (F->getAccess() == AS_public &&
+       (!Api.isModuleClass(C) || usedOutsideItsClass(F))) ||
+      !allMethods(C, Ctors, Others))
+    return {};
+  for (const FunctionDecl *M : Others) {
+    MemberUses U = uses(F, M, Api);
+    if (U.Written || !U.Assigns.empty())
+      return {};
+  }
+  llvm::SmallVector<const Expr *, 2> Inits;
+  for (const CXXConstructorDecl *Ctor : Ctors) {
+    MemberUses U = uses(F, Ctor, Api);
+    if (U.Written || !U.Assigns.empty())
+      return {};
+    // A delegating constructor leaves it to its target, among these.
+    if (Ctor->isDelegatingConstructor())
+      continue;
+    const Expr *Init = nullptr;
+    for (const CXXCtorInitializer *I : Ctor->inits())
+      if (I->getMember() == F && I->isWritten())
+        Init = I->getInit();
+    if (!Init)
+      Init = F->getInClassInitializer();
+    if (!Init)
+      return {};
+    Inits.push_back(Init);
+  }
+  // Looked up again: computing may have added entries to the map.
+  auto &Slot = S.Members.OptionsInitialisers[Key];
+  Slot = std::move(Inits);
+  return Slot;
+}
+
 namespace {
 bool computeRegisteredSubmodule(const FieldDecl *F, const ApiModel &Api) {
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());

@@ -16,6 +16,10 @@
 //   is what every constructor leaves in it, when they agree (a device
 //   given as a constructor parameter counts when it also initialises a
 //   fixed Device member);
+// - a fixed TensorOptions member: set only by the constructors'
+//   initialisers (`opts_(torch::TensorOptions().dtype(torch::kFloat32)
+//   .device(device))`), under the tensor member's visibility rule; what
+//   their constants say (the dtype here) holds in every method;
 // - a placed module member: not public, moved to a device by exactly one
 //   move in each constructor, every constructor to the same device (a
 //   constant, a fixed Device member, or the constructor parameter that
@@ -62,6 +66,15 @@ DeviceFact fixedDeviceMember(Session &S, const FieldDecl *F,
 /// is not one, or the constructors disagree.
 TensorFact fixedTensorMember(Session &S, const FieldDecl *F,
                              const ApiModel &Api);
+
+/// The expressions that give the TensorOptions member \p F its value, one
+/// per constructor (its initialiser, or the member's default initialiser),
+/// when only they do: no method or constructor body assigns it, takes its
+/// address or hands it out by non-const reference, and it is not public
+/// (or public in a module class that no code outside the class names).
+/// Empty otherwise, or when a constructor leaves it default-constructed.
+llvm::ArrayRef<const Expr *>
+fixedOptionsInitialisers(Session &S, const FieldDecl *F, const ApiModel &Api);
 
 /// Where a placed module member is, with the constructor's move as origin;
 /// unknown when \p F is not a placed module member.

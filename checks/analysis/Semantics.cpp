@@ -174,6 +174,33 @@ OptionsFact FunctionAnalyzer::evalOptions(const Expr *E) {
     R.At = O.At;
     return R;
   }
+  // opts_ of a class whose constructors alone set it: what their
+  // initialisers' constants give it in every method (a constructor's
+  // parameter means nothing here).
+  if (const FieldDecl *F = thisMember(E)) {
+    llvm::ArrayRef<const Expr *> Inits =
+        inConstructorOf(F) || OptionsMemberDepth >= 2
+            ? llvm::ArrayRef<const Expr *>()
+            : fixedOptionsInitialisers(State, F, Api);
+    if (Inits.empty())
+      return OptionsFact::unknown();
+    std::optional<OptionsFact> R;
+    ++OptionsMemberDepth; // one member's initialiser may name another
+    for (const Expr *Init : Inits) {
+      OptionsFact I = evalOptions(Init);
+      // A constant, or a fixed Device member (`device_`), means the same
+      // in every method.
+      if (I.Device && !I.Device->isKnown() &&
+          !(I.Device->Kind == FactKind::Symbolic &&
+            isa_and_nonnull<FieldDecl>(I.Device->Symbol)))
+        I.Device = DeviceFact::unknown();
+      if (I.Type && !I.Type->isKnown())
+        I.Type = DTypeFact::unknown();
+      R = R ? join(*R, I) : I;
+    }
+    --OptionsMemberDepth;
+    return *R;
+  }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     if (CE->getNumArgs() == 0)
       return O; // TensorOptions(): nothing specified

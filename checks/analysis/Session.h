@@ -56,6 +56,8 @@ struct MemberState {
   std::map<Key, TensorFact> Tensors;
   std::map<Key, bool> Registered;     // isRegisteredSubmodule
   std::map<Key, bool> WithDimensions; // registeredWithDimensions
+  std::map<Key, llvm::SmallVector<const Expr *, 2>>
+      OptionsInitialisers; // fixedOptionsInitialisers
 };
 
 /// Modules.cpp: what a user module class's constructors build.

@@ -165,22 +165,42 @@ void FunctionAnalyzer::assign(const Expr *LHS, const Expr *RHS) {
     Cur.DTypes[D] = evalDType(RHS);
 }
 
-bool FunctionAnalyzer::madeHereNotByCaller(const TensorFact &In) const {
-  if (!Seed || !Fn->hasBody() || In.Device.Kind != FactKind::Known ||
-      In.DeviceOrigin.How != Origin::Created)
-    return false;
+ModuleFact FunctionAnalyzer::unjudgedByCaller(const ModuleFact &M,
+                                              const TensorFact &In) const {
+  ModuleFact R = ModuleFact::unknown();
+  if (!Seed || !Fn->hasBody())
+    return R;
   const SourceManager &SM = Ctx.getSourceManager();
   const SourceRange Body = Fn->getBody()->getSourceRange();
-  if (!SM.isPointWithin(SM.getExpansionLoc(In.DeviceOrigin.Loc),
-                        SM.getExpansionLoc(Body.getBegin()),
-                        SM.getExpansionLoc(Body.getEnd())))
-    return false;
-  // Made like a parameter (torch::zeros_like(x), x.options()): the
-  // caller's site judged that parameter already.
-  for (const auto &[K, F] : Seed->Tensors)
-    if (F.Device == In.Device)
-      return false;
-  return true;
+  // Written here: a factory, a move or a conversion in this body. Not a
+  // result computed from other tensors, which may carry another finding
+  // along (a layer's output where an unregistered layer left it).
+  auto GivenHere = [&](const Origin &O) {
+    return (O.How == Origin::Created || O.How == Origin::Moved ||
+            O.How == Origin::Converted) &&
+           O.Loc.isValid() &&
+           SM.isPointWithin(SM.getExpansionLoc(O.Loc),
+                            SM.getExpansionLoc(Body.getBegin()),
+                            SM.getExpansionLoc(Body.getEnd()));
+  };
+  // A fact some bound parameter has may be that parameter's, made like it
+  // (torch::zeros_like(x), x.options()): the caller's site judged it.
+  auto NoParameterHas = [&](auto Of) {
+    return llvm::none_of(
+        Seed->Tensors, [&](const auto &KF) { return Of(KF.second) == Of(In); });
+  };
+  if (In.Device.isKnown() && GivenHere(In.DeviceOrigin) &&
+      NoParameterHas([](const TensorFact &F) { return F.Device; })) {
+    R.Device = M.Device;
+    R.DeviceOrigin = M.DeviceOrigin;
+    R.MoveDeviceArg = M.MoveDeviceArg;
+  }
+  if (In.Type.isKnown() && GivenHere(In.TypeOrigin) &&
+      NoParameterHas([](const TensorFact &F) { return F.Type; })) {
+    R.Type = M.Type;
+    R.TypeOrigin = M.TypeOrigin;
+  }
+  return R;
 }
 
 void FunctionAnalyzer::recordSites(const Expr *E) {
@@ -230,9 +250,8 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     if (Repeats)
       if (const FieldDecl *F = thisMember(ModuleE);
           F && isRegisteredSubmodule(State, F, Api) &&
-          placedModuleMember(State, F, Api).Device.Kind == FactKind::Unknown &&
-          !madeHereNotByCaller(evalTensor(Input)))
-        S.Module = ModuleFact::unknown(); // the output stays where it is known
+          placedModuleMember(State, F, Api).Device.Kind == FactKind::Unknown)
+        S.Module = unjudgedByCaller(S.Module, evalTensor(Input));
     S.ModuleClass = Api.moduleBehind(throughDeref(ModuleE)->getType());
     S.Operands.push_back({Input, evalTensor(Input)});
     // criterion(output, target): a loss module combines its inputs like

@@ -1,5 +1,5 @@
 // REQUIRES: libtorch
-// RUN: %check_tidy %s tensor-unmoved-input,tensor-mixed-device %t -- -- %libtorch
+// RUN: %check_tidy %s tensor-unmoved-input,tensor-mixed-device,tensor-mixed-dtype %t -- -- %libtorch
 
 // A tensor a module's forward() makes itself (position ids from
 // torch::arange, a padding row from torch::zeros) is on the cpu unless
@@ -7,8 +7,10 @@
 // the layer where the module was moved, and fails there on a gpu
 // ("Expected all tensors to be on the same device"). The caller's site
 // judges only what the caller passes, so the forward() followed from it
-// judges what it makes, one module deep or more. It offers no fix-it there:
-// the forward is every caller's, and the device is one caller's.
+// judges what it makes, one module deep or more; so with an input the
+// forward converts itself (`x.to(torch::kFloat64)`, `x.cpu()`). It offers
+// no fix-it there: the forward is every caller's, and the device is one
+// caller's.
 
 // --- Bugs --------------------------------------------------------------------
 
@@ -56,7 +58,44 @@ void bugs(torch::Device device) {
   head(x);
 }
 
+// A forward that converts its input itself, away from its layer.
+struct WidenImpl : torch::nn::Module {
+  WidenImpl() { fc = register_module("fc", torch::nn::Linear(8, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x.to(torch::kFloat64)); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:54: warning: input 'x.to(torch::kFloat64)' is float64 but 'fc' has float32 parameters; modules do not promote their input [tensor-mixed-dtype]
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(Widen);
+struct ToHostImpl : torch::nn::Module {
+  ToHostImpl() { fc = register_module("fc", torch::nn::Linear(8, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x.cpu()); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:54: warning: input 'x.cpu()' is on cpu but 'fc' is on cuda [tensor-unmoved-input]
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(ToHost);
+
+void converted_inside() {
+  Widen widen;
+  widen(torch::randn({2, 8}));
+  ToHost to_host;
+  to_host->to(torch::kCUDA);
+  to_host(torch::randn({2, 8}, torch::kCUDA));
+}
+
 // --- Clean -------------------------------------------------------------------
+
+// Converted to where, and to what, the caller put the module.
+struct HalfInputImpl : torch::nn::Module {
+  HalfInputImpl() { fc = register_module("fc", torch::nn::Linear(8, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x.to(torch::kHalf)); }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(HalfInput);
+void converted_to_the_module() {
+  HalfInput model;
+  model->to(torch::kCUDA, torch::kHalf);
+  model(torch::randn({2, 8}, torch::kCUDA));
+}
 
 // Made where the input is, or moved there.
 struct OnInputDeviceImpl : torch::nn::Module {
