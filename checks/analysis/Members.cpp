@@ -216,6 +216,16 @@ DeviceFact constantDevice(const Expr *E, const ApiModel &Api) {
   return DeviceFact::unknown();
 }
 
+// The initialiser a constructor writes for \p F in its member-initialiser
+// list, or null.
+const Expr *writtenInitialiser(const CXXConstructorDecl *Ctor,
+                               const FieldDecl *F) {
+  for (const CXXCtorInitializer *I : Ctor->inits())
+    if (I->getMember() == F && I->isWritten())
+      return I->getInit();
+  return nullptr;
+}
+
 DeviceFact computeFixedDevice(Session &, const FieldDecl *F,
                               const ApiModel &Api) {
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
@@ -242,10 +252,7 @@ DeviceFact computeFixedDevice(Session &, const FieldDecl *F,
     MemberUses U = uses(F, M, Api);
     if (U.Written)
       return DeviceFact::unknown();
-    const Expr *Init = nullptr;
-    for (const CXXCtorInitializer *I : M->inits())
-      if (I->getMember() == F && I->isWritten())
-        Init = I->getInit();
+    const Expr *Init = writtenInitialiser(M, F);
     Gives(Init ? Init : F->getInClassInitializer());
     for (const Expr *V : U.AssignedValues)
       Gives(V);
@@ -400,16 +407,21 @@ bool usedOutsideItsClass(const FieldDecl *F) {
   return false;
 }
 
+// A module's members are public by LibTorch's idiom (`struct NetImpl :
+// torch::nn::Module`): such a member is the class's own when no code
+// outside it names it. Another class's public member is anyone's.
+bool writableOutsideItsClass(const FieldDecl *F, const CXXRecordDecl *C,
+                             const ApiModel &Api) {
+  return F->getAccess() == AS_public &&
+         (!Api.isModuleClass(C) || usedOutsideItsClass(F));
+}
+
 TensorFact computeFixedTensor(Session &S, const FieldDecl *F,
                               const ApiModel &Api) {
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
   llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
   llvm::SmallVector<const FunctionDecl *, 8> Others;
-  // A module's members are public by LibTorch's idiom (`struct NetImpl :
-  // torch::nn::Module`); another class's public member is anyone's.
-  if (!C ||
-      (F->getAccess() == AS_public &&
-       (!Api.isModuleClass(C) || usedOutsideItsClass(F))) ||
+  if (!C || writableOutsideItsClass(F, C, Api) ||
       !Api.isTensorValueType(F->getType().getUnqualifiedType()) ||
       !allMethods(C, Ctors, Others))
     return TensorFact::unknown();
@@ -482,12 +494,11 @@ DeviceFact fixedDeviceMember(Session &S, const FieldDecl *F,
 
 const Expr *initialiserInEffect(const CXXConstructorDecl *Ctor,
                                 const FieldDecl *F, const ApiModel &Api) {
-  for (const CXXCtorInitializer *Init : Ctor->inits())
-    if (Init->getMember() == F && Init->isWritten()) {
-      MemberUses U = uses(F, Ctor, Api);
-      return U.Written || !U.Assigns.empty() ? nullptr : Init->getInit();
-    }
-  return nullptr;
+  const Expr *Init = writtenInitialiser(Ctor, F);
+  if (!Init)
+    return nullptr;
+  MemberUses U = uses(F, Ctor, Api);
+  return U.Written || !U.Assigns.empty() ? nullptr : Init;
 }
 
 TensorFact fixedTensorMember(Session &S, const FieldDecl *F,
@@ -506,9 +517,7 @@ fixedOptionsInitialisers(Session &S, const FieldDecl *F, const ApiModel &Api) {
   llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
   llvm::SmallVector<const FunctionDecl *, 8> Others;
   if (!C || !RD || !Api.isTensorOptionsClass(RD) ||
-      (F->getAccess() == AS_public &&
-       (!Api.isModuleClass(C) || usedOutsideItsClass(F))) ||
-      !allMethods(C, Ctors, Others))
+      writableOutsideItsClass(F, C, Api) || !allMethods(C, Ctors, Others))
     return {};
   for (const FunctionDecl *M : Others) {
     MemberUses U = uses(F, M, Api);
@@ -523,20 +532,15 @@ fixedOptionsInitialisers(Session &S, const FieldDecl *F, const ApiModel &Api) {
     // A delegating constructor leaves it to its target, among these.
     if (Ctor->isDelegatingConstructor())
       continue;
-    const Expr *Init = nullptr;
-    for (const CXXCtorInitializer *I : Ctor->inits())
-      if (I->getMember() == F && I->isWritten())
-        Init = I->getInit();
+    const Expr *Init = writtenInitialiser(Ctor, F);
     if (!Init)
       Init = F->getInClassInitializer();
     if (!Init)
       return {};
     Inits.push_back(Init);
   }
-  // Looked up again: computing may have added entries to the map.
-  auto &Slot = S.Members.OptionsInitialisers[Key];
-  Slot = std::move(Inits);
-  return Slot;
+  It->second = std::move(Inits); // std::map entries stay put
+  return It->second;
 }
 
 namespace {

@@ -58,8 +58,9 @@ void FunctionAnalyzer::declare(const VarDecl *VD) {
     const auto *CE = dyn_cast_or_null<CXXConstructExpr>(strip(Init));
     if (CE && writtenArgs(CE).empty())
       In = TensorFact(); // empty
-    else if (!listElements(Init).empty() || referencedVar(Init) ||
-             evalListResult(Init))
+    else if (std::optional<TensorFact> Pieces = evalListResult(Init))
+      In = *Pieces;
+    else if (!listElements(Init).empty() || referencedVar(Init))
       In = evalElements(Init);
     else if (CE && CE->isListInitialization())
       In = TensorFact(); // `= {}`
@@ -247,13 +248,14 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     // where the module is, and the caller's site judged the input already
     // (not the layer's other inputs, below) unless this body made it.
     const bool Repeats = Seed && Seed->ThisJudged;
+    const TensorFact In = evalTensor(Input);
     if (Repeats)
       if (const FieldDecl *F = thisMember(ModuleE);
           F && isRegisteredSubmodule(State, F, Api) &&
           placedModuleMember(State, F, Api).Device.Kind == FactKind::Unknown)
-        S.Module = unjudgedByCaller(S.Module, evalTensor(Input));
+        S.Module = unjudgedByCaller(S.Module, In);
     S.ModuleClass = Api.moduleBehind(throughDeref(ModuleE)->getType());
-    S.Operands.push_back({Input, evalTensor(Input)});
+    S.Operands.push_back({Input, In});
     // criterion(output, target): a loss module combines its inputs like
     // torch::nll_loss does, so they must share a device.
     if (Api.isLossModule(S.ModuleClass)) {
