@@ -49,6 +49,11 @@ constexpr llvm::StringLiteral LikeFactories[] = {
 
 constexpr llvm::StringLiteral ModuleMoveNames[] = {"to", "cuda", "cpu", "half",
                                                    "bfloat16"};
+// Module methods that switch its mode or clear its gradients: they neither
+// move it nor hand it out.
+constexpr llvm::StringLiteral ModuleModeNames[] = {"eval", "train",
+                                                   "is_training", "zero_grad"};
+
 // Module and holder methods that hand the module out to code that may move
 // it: the holder's ptr() and get(), Module::apply(fn).
 constexpr llvm::StringLiteral ModuleSharingNames[] = {"ptr", "get", "apply"};
@@ -742,6 +747,11 @@ const CallSemantics *ApiModel::callSemantics(const FunctionDecl *FD) const {
 
 bool ApiModel::isModuleMove(const CXXMethodDecl *MD) const {
   return MD && MD->getIdentifier() && listed(ModuleMoveNames, MD->getName()) &&
+         isModuleClass(MD->getParent());
+}
+
+bool ApiModel::isModuleModeMethod(const CXXMethodDecl *MD) const {
+  return MD && MD->getIdentifier() && listed(ModuleModeNames, MD->getName()) &&
          isModuleClass(MD->getParent());
 }
 

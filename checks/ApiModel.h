@@ -166,6 +166,10 @@ public:
   /// (`p.set_data(p.data().cuda())`) moves the module's parameter.
   bool isModuleTensorAccessor(const CXXMethodDecl *MD) const;
 
+  /// A module method that switches its mode or clears its gradients
+  /// (eval, train, is_training, zero_grad): it neither moves the module
+  /// nor hands it out.
+  bool isModuleModeMethod(const CXXMethodDecl *MD) const;
   /// A module's forward(): what `model(x)` and `model->forward(x)` run.
   bool isModuleForward(const CXXMethodDecl *MD) const;
   /// A batch member that holds a tensor from the loader: data, target.

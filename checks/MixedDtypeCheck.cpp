@@ -219,7 +219,8 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
     // a layer computes with it: a built-in one that does, or a user
     // module whose forward() hands the input to one.
     if ((S.Module.TypeOrigin.How == Origin::ModuleCreated ||
-         S.Module.TypeOrigin.How == Origin::ModuleUnregistered) &&
+         S.Module.TypeOrigin.How == Origin::ModuleUnregistered ||
+         S.Module.TypeOrigin.How == Origin::ModuleKept) &&
         !Api.takesParameterDtypeInput(Gets)) {
       const bool UserModule = Gets && !Api.isBuiltinModule(Gets);
       if (!UserModule || !In.Fact.Type.isKnown() ||

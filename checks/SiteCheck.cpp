@@ -246,6 +246,7 @@ void SiteCheck::noteDeviceOrigin(const Operand &O, ASTContext &Ctx) {
   case Origin::ModuleMoved:
   case Origin::ModuleCreated:
   case Origin::ModuleLoaded:
+  case Origin::ModuleKept:
     How = "output of a module placed here";
     break;
   case Origin::ModuleUnregistered:
@@ -291,6 +292,10 @@ void SiteCheck::noteModuleDevice(const Expr *Module, const ModuleFact &M,
          "moving its module does not move it",
          DiagnosticIDs::Note)
         << moduleName(Module, Ctx) << M.Device.describe();
+  else if (M.DeviceOrigin.How == Origin::ModuleKept)
+    diag(Loc, "%0 is built here on %1, and no code of its class moves it",
+         DiagnosticIDs::Note)
+        << moduleName(Module, Ctx) << M.Device.describe();
   else
     diag(Loc, "%0 is on %1: created here", DiagnosticIDs::Note)
         << moduleName(Module, Ctx) << M.Device.describe();
@@ -308,6 +313,12 @@ void SiteCheck::noteModuleType(const Expr *Module, const ModuleFact &M,
     diag(Loc,
          "%0 is built here with %1 parameters and never registered with "
          "register_module: casting its module does not cast it",
+         DiagnosticIDs::Note)
+        << moduleName(Module, Ctx) << M.Type.describe();
+  else if (M.TypeOrigin.How == Origin::ModuleKept)
+    diag(Loc,
+         "%0 is built here with %1 parameters, and no code of its class "
+         "casts it",
          DiagnosticIDs::Note)
         << moduleName(Module, Ctx) << M.Type.describe();
   else

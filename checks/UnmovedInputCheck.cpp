@@ -207,7 +207,8 @@ bool UnmovedInputCheck::checkSite(const Site &S, ASTContext &Ctx) {
   // forward() hands the input to a layer with parameters: one that divides
   // it by a 0-dim parameter, or uses none, runs on any device.
   if (S.Module.DeviceOrigin.How == Origin::ModuleCreated ||
-      S.Module.DeviceOrigin.How == Origin::ModuleUnregistered) {
+      S.Module.DeviceOrigin.How == Origin::ModuleUnregistered ||
+      S.Module.DeviceOrigin.How == Origin::ModuleKept) {
     const CXXRecordDecl *Gets = S.inputLayer();
     if (Gets && !Api.isBuiltinModule(Gets) &&
         !analysis::forwardFeedsLayerOnItsDevice(session(), Gets, In.Fact.Device,

@@ -90,6 +90,10 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
       BindTensor(Key(P),
                  isTensorExpr(Arg) ? evalTensor(Arg) : TensorFact::unknown(),
                  "");
+    } else if (Api.isInputVector(T)) {
+      // A std::vector of tensors: what the caller knows of all its
+      // elements (evalElements), as a vector variable holds it.
+      BindTensor(Key(P), evalElements(Arg), "[]");
     } else if (auto Types = tupleElementTypes(T)) {
       // A std::tuple or std::pair of tensors (an LSTM's (h, c) state):
       // each element where the caller has it.
@@ -140,11 +144,14 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
       Object = CE->getArg(0);
   }
   // Its class, when the call fixes it, for the virtual calls the method
-  // makes on `this` (userCallee).
+  // makes on `this` (userCallee). Not a module holder's, nor a
+  // Sequential's whose first layer's forward this is.
   if (Object && Method->getParent()->isPolymorphic())
     if (const CXXRecordDecl *Exact =
             exactClassOf(Object, Seed ? Seed->ExactThis : nullptr);
-        Exact && !Exact->isEffectivelyFinal()) {
+        Exact && !Exact->isEffectivelyFinal() &&
+        (Exact->getCanonicalDecl() == Method->getParent()->getCanonicalDecl() ||
+         Exact->isDerivedFrom(Method->getParent()))) {
       Context.ExactThis = Exact;
       CtxKey += "exact=" + std::to_string(reinterpret_cast<uintptr_t>(Exact));
       Informative = true;

@@ -42,6 +42,7 @@ struct Origin {
     ModuleCreated,
     ModuleLoaded,
     ModuleUnregistered, // built, never registered: its module's moves skip it
+    ModuleKept, // a member of a class that is no module, which never moves it
     Result
   } How = None;
   bool valid() const { return Loc.isValid() && How != None; }

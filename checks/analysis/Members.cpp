@@ -84,7 +84,7 @@ public:
       Moves.push_back({MCE, Dev});
       Kept.insert(ME);
     } else if (Api.isApiFunction(MD) || Api.isModuleForward(MD) ||
-               MD->isConst()) {
+               Api.isModuleModeMethod(MD) || MD->isConst()) {
       Kept.insert(ME);
     } else {
       Written = true;
@@ -455,6 +455,135 @@ TensorFact computeFixedTensor(Session &S, const FieldDecl *F,
   return R.reached() ? R : TensorFact::unknown();
 }
 
+// A Device field of a configuration object (`cfg.device`): every value
+// this translation unit gives it, in the field's default initialiser, the
+// class's constructors, aggregate initialisation and assignments. When
+// none may be cuda, and no code outside this translation unit may write it
+// (its class is defined in the main file, and nothing here takes its
+// address or binds it to a non-const reference), it holds no cuda device.
+FieldDevice computeFieldDevice(const FieldDecl *F, const ApiModel &Api) {
+  const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
+  const ASTContext &Ctx = F->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!C || !isDevice(F->getType(), Api) || F->getType()->isReferenceType() ||
+      SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())))
+    return {};
+  bool MayBeCuda = !SM.isInMainFile(SM.getExpansionLoc(C->getLocation()));
+  auto Gives = [&](const Expr *V) {
+    DeviceFact D = constantDevice(V, Api);
+    MayBeCuda |= !D.isKnown() || D.IsCuda;
+  };
+  if (const Expr *Init = F->getInClassInitializer())
+    Gives(Init);
+  class Writes : public RecursiveASTVisitor<Writes> {
+  public:
+    Writes(const FieldDecl *F, decltype(Gives) &Give) : F(F), Give(Give) {}
+    bool shouldVisitImplicitCode() const { return false; }
+    // The function each write is in (a lambda's: the enclosing one's).
+    bool TraverseDecl(Decl *D) {
+      const FunctionDecl *Outer = Current;
+      if (auto *FD = dyn_cast_or_null<FunctionDecl>(D))
+        Current = FD;
+      bool R = RecursiveASTVisitor::TraverseDecl(D);
+      Current = Outer;
+      return R;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->getOpcode() == BO_Assign && names(BO->getLHS()))
+        write(BO->getRHS());
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OCE) {
+      if (OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2 &&
+          names(OCE->getArg(0)))
+        write(OCE->getArg(1));
+      return true;
+    }
+    // Config{..., torch::kCUDA}, Config{.device = d}: the semantic form.
+    bool VisitInitListExpr(InitListExpr *IL) {
+      const auto *RD = IL->getType()->getAsCXXRecordDecl();
+      if (!IL->isSemanticForm() || !RD || RD != F->getParent())
+        return true;
+      if (F->getFieldIndex() < IL->getNumInits())
+        Give(IL->getInit(F->getFieldIndex()));
+      return true;
+    }
+    bool VisitCXXConstructorDecl(CXXConstructorDecl *CD) {
+      for (const CXXCtorInitializer *I : CD->inits())
+        if (I->getMember() == F && I->isWritten())
+          Give(I->getInit());
+      return true;
+    }
+    // `&cfg.device`, or a non-const reference to it: written elsewhere.
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      if (UO->getOpcode() == UO_AddrOf && names(UO->getSubExpr()))
+        Escaped = true;
+      return true;
+    }
+    bool VisitVarDecl(VarDecl *VD) {
+      if (VD->getType()->isReferenceType() &&
+          !VD->getType().getNonReferenceType().isConstQualified() &&
+          VD->getInit() && names(VD->getInit()))
+        Escaped = true;
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *CE) {
+      const FunctionDecl *FD = CE->getDirectCallee();
+      const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE);
+      const auto *Method = dyn_cast_or_null<CXXMethodDecl>(FD);
+      const unsigned Offset = OCE && Method ? 1 : 0;
+      for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+        if (!names(CE->getArg(I)))
+          continue;
+        if (I < Offset) { // the object of a member operator
+          Escaped |= OCE->getOperator() != OO_Equal && !Method->isConst();
+          continue;
+        }
+        const ParmVarDecl *P = FD && I - Offset < FD->getNumParams()
+                                   ? FD->getParamDecl(I - Offset)
+                                   : nullptr;
+        Escaped |=
+            !P || (P->getType()->isReferenceType() &&
+                   !P->getType().getNonReferenceType().isConstQualified());
+      }
+      return true;
+    }
+    // `cfg.device.set_index(1)`.
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
+      const CXXMethodDecl *MD = MCE->getMethodDecl();
+      if (names(MCE->getImplicitObjectArgument()) && (!MD || !MD->isConst()))
+        Escaped = true;
+      return true;
+    }
+    bool Escaped = false;
+    llvm::SmallVector<const FunctionDecl *, 4> Writers;
+
+  private:
+    void write(const Expr *V) {
+      Give(V);
+      if (Current)
+        Writers.push_back(Current->getCanonicalDecl());
+    }
+    const FunctionDecl *Current = nullptr;
+    bool names(const Expr *E) const {
+      const auto *ME =
+          dyn_cast_or_null<MemberExpr>(E ? E->IgnoreParenImpCasts() : E);
+      return ME && ME->getMemberDecl() == F;
+    }
+    const FieldDecl *F;
+    decltype(Gives) &Give;
+  };
+  Writes Scan(F, Gives);
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    SourceLocation Loc = D->getLocation();
+    if (Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
+      continue;
+    Scan.TraverseDecl(const_cast<Decl *>(D));
+  }
+  return {DeviceFact::symbol(F, MayBeCuda || Scan.Escaped),
+          std::move(Scan.Writers)};
+}
+
 using MemberKey = MemberState::Key;
 
 // Computes once per member and API configuration. The map is looked up
@@ -490,6 +619,20 @@ bool cachedFlag(std::map<MemberKey, bool> &Map, const FieldDecl *F,
 DeviceFact fixedDeviceMember(Session &S, const FieldDecl *F,
                              const ApiModel &Api) {
   return cached(S, S.Members.Devices, F, Api, computeFixedDevice);
+}
+
+DeviceFact fieldDevice(Session &S, const FieldDecl *F, const FunctionDecl *In,
+                       const ApiModel &Api) {
+  MemberKey Key{F, Api.configurationKey()};
+  auto It = S.Members.FieldDevices.find(Key);
+  if (It == S.Members.FieldDevices.end())
+    It = S.Members.FieldDevices.emplace(Key, computeFieldDevice(F, Api)).first;
+  const FieldDevice &D = It->second;
+  // A function that writes the field reads what it wrote: the flow there
+  // is its own, which this does not follow.
+  if (In && llvm::is_contained(D.Writers, In->getCanonicalDecl()))
+    return DeviceFact::unknown();
+  return D.Value;
 }
 
 const Expr *initialiserInEffect(const CXXConstructorDecl *Ctor,
@@ -672,8 +815,9 @@ bool onlyCalledOrAssigned(const CXXRecordDecl *C, const FieldDecl *F,
       return true;
     }
     bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
-      // fc->forward(x): through the holder's operator->.
-      if (!Api.isModuleForward(MCE->getMethodDecl()))
+      // fc->forward(x), fc->eval(): through the holder's operator->.
+      if (!Api.isModuleForward(MCE->getMethodDecl()) &&
+          !Api.isModuleModeMethod(MCE->getMethodDecl()))
         return true;
       const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(
           MCE->getImplicitObjectArgument()->IgnoreParenImpCasts());
@@ -721,13 +865,18 @@ bool onlyCalledOrAssigned(const CXXRecordDecl *C, const FieldDecl *F,
 }
 
 // A layer built at \p Built and never registered: on the cpu in float32,
-// wherever its module goes.
-ModuleFact builtUnregistered(const Expr *Built) {
+// wherever its module goes. A member of a class that is no module has no
+// module to be registered with: it is where it was created, as no code
+// moves it.
+ModuleFact builtUnregistered(const Expr *Built, const CXXRecordDecl *C,
+                             const ApiModel &Api) {
   ModuleFact R = ModuleFact::unknown();
   R.Device = DeviceFact::cpu();
   R.Type = DTypeFact::known(DType::Float32);
-  R.DeviceOrigin =
-      R.TypeOrigin = {Built->getExprLoc(), Origin::ModuleUnregistered};
+  R.DeviceOrigin = R.TypeOrigin = {
+      Built->getExprLoc(),
+      Api.isModuleClass(C) ? Origin::ModuleUnregistered : Origin::ModuleKept};
+  R.FirstLayer = writtenFirstLayer(Built, Api);
   return R;
 }
 
@@ -740,8 +889,7 @@ ModuleFact computeUnregisteredModule(Session &S, const FieldDecl *F,
   const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
   llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
   llvm::SmallVector<const FunctionDecl *, 8> Others;
-  if (!C || !Api.isModuleClass(C) || !Api.isModuleHandleType(F->getType()) ||
-      C->hasFriends() ||
+  if (!C || !Api.isModuleHandleType(F->getType()) || C->hasFriends() ||
       (F->getAccess() != AS_private && usedOutsideItsClass(F)) ||
       !allMethods(C, Ctors, Others) || !onlyCalledOrAssigned(C, F, Api))
     return ModuleFact::unknown();
@@ -789,7 +937,7 @@ ModuleFact computeUnregisteredModule(Session &S, const FieldDecl *F,
   }
   if (!Built)
     return ModuleFact::unknown();
-  return builtUnregistered(Built);
+  return builtUnregistered(Built, C, Api);
 }
 
 // `{}`, `()`: a default-constructed (empty) container.
@@ -940,7 +1088,7 @@ ModuleFact computeUnregisteredElements(Session &S, const FieldDecl *F,
       !allMethods(C, Ctors, Others) ||
       !onlyBuiltAndCalled(S, F, Ctors, Others, Api, Built))
     return ModuleFact::unknown();
-  return builtUnregistered(Built);
+  return builtUnregistered(Built, C, Api);
 }
 
 } // namespace

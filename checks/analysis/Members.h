@@ -32,7 +32,12 @@
 //   and that no code outside the class names. Module::to and the casts
 //   walk only registered children and parameters (LibTorch's
 //   nn/module.cpp), so it stays where it was built whatever its module
-//   does: the classic forgotten register_module.
+//   does: the classic forgotten register_module. A class that is no
+//   module holds such a member the same way when nothing but forward()
+//   and mode switches (eval(), train()) use it: nothing moves it;
+// - a Device field read through an object (`cfg.device`), or a Device
+//   member the constructors alone do not fix: a symbol for the field, which
+//   may be cuda when some value this translation unit gives it may be.
 //
 // Anything else is unknown. Results are cached in the Session.
 //
@@ -61,6 +66,15 @@ const FieldDecl *moduleVectorElement(const Expr *E, const ApiModel &Api);
 /// when \p F is not a fixed Device member.
 DeviceFact fixedDeviceMember(Session &S, const FieldDecl *F,
                              const ApiModel &Api);
+
+/// A Device field read through an object (`cfg.device`, `opts_->device`):
+/// symbolic, named after the field. It may hold a cuda device unless every
+/// value this translation unit gives it is a cpu constant and no code
+/// outside it may write it (computeFieldDevice). Unknown when \p F is not a
+/// Device field of a user class, or when the function \p In, where it is
+/// read, writes it.
+DeviceFact fieldDevice(Session &S, const FieldDecl *F, const FunctionDecl *In,
+                       const ApiModel &Api);
 
 /// What a fixed tensor member holds after construction; unknown when \p F
 /// is not one, or the constructors disagree.
@@ -92,7 +106,8 @@ bool registeredWithDimensions(Session &S, const FieldDecl *F,
                               const ApiModel &Api);
 
 /// Where an unregistered module member is: the cpu and float32, with its
-/// construction as origin; unknown when \p F is not one.
+/// construction as origin (ModuleUnregistered in a module class,
+/// ModuleCreated in another); unknown when \p F is not one.
 ModuleFact unregisteredModuleMember(Session &S, const FieldDecl *F,
                                     const ApiModel &Api);
 

@@ -54,25 +54,34 @@ const CXXRecordDecl *madeShared(const Expr *E, const CallExpr *&Call) {
 ModuleDefaults userDefaults(Session &S, const CXXRecordDecl *C,
                             const ApiModel &Api);
 
+// The module class \p E constructs (`nn::Linear(4, 2)`, `Net()`,
+// std::make_shared<NetImpl>()), with the arguments written for it; null
+// when E is no such construction.
+const CXXRecordDecl *
+constructedModule(const Expr *E, const ApiModel &Api,
+                  llvm::SmallVectorImpl<const Expr *> &Args) {
+  if (const CXXConstructExpr *CE = construction(E)) {
+    for (const Expr *A : writtenArgs(CE))
+      Args.push_back(A);
+    return Api.moduleBehind(CE->getType());
+  }
+  if (const CallExpr *Call = nullptr;
+      const CXXRecordDecl *Made = madeShared(E, Call)) {
+    for (const Expr *A : Call->arguments())
+      Args.push_back(A);
+    return Api.isModuleClass(Made) ? Made : nullptr;
+  }
+  return nullptr;
+}
+
 // Does \p E build a module whose parameters are all created by LibTorch's
 // layers (so on the cpu, in float32)? \p OnCpu is cleared when a user
 // module's constructor moves it; \p HasParams is set when it has any (a
 // loss or an activation has none, and so no device or dtype of its own).
-// \p First, when given, receives the class of a container's first layer.
 bool builtByDefault(Session &S, const Expr *E, const ApiModel &Api, bool &OnCpu,
-                    bool &HasParams, const CXXRecordDecl **First = nullptr) {
-  const CXXRecordDecl *C = nullptr;
+                    bool &HasParams) {
   llvm::SmallVector<const Expr *, 4> Args;
-  if (const CXXConstructExpr *CE = construction(E)) {
-    C = Api.moduleBehind(CE->getType());
-    for (const Expr *A : writtenArgs(CE))
-      Args.push_back(A);
-  } else if (const CallExpr *Call = nullptr;
-             const CXXRecordDecl *Made = madeShared(E, Call)) {
-    C = Api.isModuleClass(Made) ? Made : nullptr;
-    for (const Expr *A : Call->arguments())
-      Args.push_back(A);
-  }
+  const CXXRecordDecl *C = constructedModule(E, Api, Args);
   if (!C)
     return false;
   if (Api.isContainerModule(C)) {
@@ -81,11 +90,8 @@ bool builtByDefault(Session &S, const Expr *E, const ApiModel &Api, bool &OnCpu,
     for (const Expr *A : Args) {
       if (!Api.isModuleHandleType(A->getType()))
         continue;
-      const CXXRecordDecl *Layer = Api.moduleBehind(A->getType());
       if (!builtByDefault(S, A, Api, OnCpu, HasParams))
         return false;
-      if (First && !Any)
-        *First = Layer;
       Any = true;
     }
     return Any;
@@ -233,6 +239,21 @@ ModuleDefaults userDefaults(Session &S, const CXXRecordDecl *C,
 
 } // namespace
 
+const CXXRecordDecl *writtenFirstLayer(const Expr *E, const ApiModel &Api) {
+  for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
+    llvm::SmallVector<const Expr *, 4> Args;
+    const CXXRecordDecl *C = constructedModule(E, Api, Args);
+    if (!C || !Api.isContainerModule(C) || Args.empty() ||
+        !Api.isModuleHandleType(Args.front()->getType()))
+      return nullptr;
+    const CXXRecordDecl *Layer = Api.moduleBehind(Args.front()->getType());
+    if (!Layer || !Api.isContainerModule(Layer))
+      return Layer;
+    E = Args.front(); // a container first: its own first layer
+  }
+  return nullptr;
+}
+
 bool defaultFloatFactory(const Expr *E, const ApiModel &Api) {
   const auto *CE = dyn_cast_or_null<CallExpr>(strip(E));
   if (!CE || Api.factoryKind(CE->getDirectCallee()) !=
@@ -285,18 +306,18 @@ ModuleFact createdModule(Session &S, const Expr *E, QualType T,
     if (!Api.isParameterizedBuiltinModule(C))
       return M;
   } else {
+    // What a container's first layer is holds however its layers were
+    // built.
+    M.FirstLayer = writtenFirstLayer(E, Api);
     bool OnCpu = true, HasParams = false;
-    const CXXRecordDecl *First = nullptr;
     if (!Api.isParameterizedBuiltinModule(C) &&
-        (!builtByDefault(S, E, Api, OnCpu, HasParams, &First) || !HasParams))
+        (!builtByDefault(S, E, Api, OnCpu, HasParams) || !HasParams))
       return M;
     if (!OnCpu) {
       M.Type = DTypeFact::known(DType::Float32);
       M.TypeOrigin = Here;
-      M.FirstLayer = First;
       return M;
     }
-    M.FirstLayer = First;
   }
   M.Device = DeviceFact::cpu();
   M.Type = DTypeFact::known(DType::Float32);

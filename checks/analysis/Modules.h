@@ -37,6 +37,14 @@ ModuleFact createdModule(Session &S, const Expr *E, QualType T,
 /// an existing module (register_module's shared_ptr) or from nullptr.
 bool buildsNewOnCpu(Session &S, const Expr *E, const ApiModel &Api);
 
+/// The class of the layer that gets the input of the container \p E
+/// constructs: the first module it is built from, or that module's own
+/// first layer when it is a container too
+/// (`nn::Sequential(Normalize(...), nn::Conv2d(...))` gives NormalizeImpl).
+/// Null when E constructs no container, or one whose first argument is not
+/// a module (a list of named modules, say).
+const CXXRecordDecl *writtenFirstLayer(const Expr *E, const ApiModel &Api);
+
 /// Whether \p E is a tensor factory call that makes a float32 tensor on the
 /// cpu: no options, no dtype, no device (`torch::randn({4, 4})`).
 bool defaultFloatFactory(const Expr *E, const ApiModel &Api);

@@ -83,14 +83,21 @@ DeviceFact FunctionAnalyzer::evalDevice(const Expr *E) {
     // device_ of a class whose constructors alone set it; inside one of
     // them, what its initialiser gave it.
     if (const FieldDecl *F = thisMember(E)) {
-      if (!inConstructorOf(F))
-        return fixedDeviceMember(State, F, Api);
+      if (!inConstructorOf(F)) {
+        DeviceFact D = fixedDeviceMember(State, F, Api);
+        return D.Kind != FactKind::Unknown ? D : fieldDevice(State, F, Fn, Api);
+      }
       if (const Expr *Init =
               initialiserInEffect(cast<CXXConstructorDecl>(Fn), F, Api)) {
         E = Init;
         continue;
       }
+      return DeviceFact::unknown();
     }
+    // cfg.device, opts_->device: a configuration object's Device field.
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+        return fieldDevice(State, F, Fn, Api);
     return DeviceFact::unknown();
   }
   return DeviceFact::unknown();
@@ -324,7 +331,7 @@ TensorFact FunctionAnalyzer::combine(llvm::ArrayRef<const Expr *> Args,
   int Dim = -1;
   bool AllTensorsPositiveDim = true;
   std::optional<DType> Scalar; // the widest C++ scalar operand's category
-  DeviceFact ScalarDevice;     // of the operands that may be cpu scalars
+  DeviceFact ScalarDevice;     // of the operands that decide nothing
   for (size_t I = 0; I < Args.size(); ++I) {
     const Expr *A = Args[I];
     if (!isTensorOperand(A)) {
@@ -344,7 +351,15 @@ TensorFact FunctionAnalyzer::combine(llvm::ArrayRef<const Expr *> Args,
     // the result is where the others are; if it has dimensions after all,
     // the op throws and no result exists. Only when every operand may be a
     // cpu scalar is the result on the cpu.
-    if (F.mayBeCpuScalar())
+    // An operand whose device is not known does not decide the result's
+    // either, as long as another operand does: it is on that operand's
+    // device, or a cpu scalar, or the op throws (TensorIteratorBase::
+    // compute_types takes the first non-cpu operand's device as the common
+    // one and lets only a 0-dim cpu operand differ from it). So `x - mean_`
+    // with x on cuda is on cuda whatever mean_ is. A symbolic device that
+    // may have no dimensions may be such a cpu scalar too.
+    if (F.mayBeCpuScalar() || F.Device.Kind == FactKind::Unknown ||
+        (F.Device.Kind == FactKind::Symbolic && (F.Dim == -1 || F.Dim == 0)))
       ScalarDevice = ScalarDevice.Kind == FactKind::Unreached
                          ? F.Device
                          : join(ScalarDevice, F.Device);

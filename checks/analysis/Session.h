@@ -45,11 +45,19 @@ struct EscapeState {
   unsigned Depth = 0;
 };
 
+/// Members.cpp: a Device field's value as a symbol, and the functions that
+/// write it (computeFieldDevice).
+struct FieldDevice {
+  DeviceFact Value = DeviceFact::unknown();
+  llvm::SmallVector<const FunctionDecl *, 4> Writers;
+};
+
 /// Members.cpp: what a member holds in every method but its constructors,
 /// per member and API configuration.
 struct MemberState {
   using Key = std::pair<const FieldDecl *, std::string>;
-  std::map<Key, DeviceFact> Devices;
+  std::map<Key, DeviceFact> Devices;              // fixedDeviceMember
+  std::map<Key, FieldDevice> FieldDevices;        // fieldDevice
   std::map<Key, ModuleFact> Modules;              // placedModuleMember
   std::map<Key, ModuleFact> Unregistered;         // unregisteredModuleMember
   std::map<Key, ModuleFact> UnregisteredElements; // ...ModuleElements

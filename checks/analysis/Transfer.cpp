@@ -325,10 +325,11 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     }
     // A user module's forward() with what the caller passes it: a tensor
     // it makes on the cpu (a mask, an arange) and combines with an input
-    // on the module's device fails there.
-    if (S.ModuleClass && !Api.isBuiltinModule(S.ModuleClass) &&
-        !Api.isScriptModule(S.ModuleClass))
-      for (const CXXMethodDecl *MD : Api.forwardMethods(S.ModuleClass)) {
+    // on the module's device fails there. A Sequential hands its input to
+    // its first layer, which is where the Sequential is.
+    if (const CXXRecordDecl *Gets = S.inputLayer();
+        Gets && !Api.isBuiltinModule(Gets) && !Api.isScriptModule(Gets))
+      for (const CXXMethodDecl *MD : Api.forwardMethods(Gets)) {
         const FunctionDecl *Def = nullptr;
         if (!MD->hasBody(Def) || !Def || Def->isDependentContext() ||
             Def->getNumParams() + objectArguments(CE) < CE->getNumArgs())
