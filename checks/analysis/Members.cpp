@@ -509,9 +509,8 @@ FieldDevice computeFieldDevice(const FieldDecl *F, const ApiModel &Api) {
       return true;
     }
     bool VisitCXXConstructorDecl(CXXConstructorDecl *CD) {
-      for (const CXXCtorInitializer *I : CD->inits())
-        if (I->getMember() == F && I->isWritten())
-          Give(I->getInit());
+      if (const Expr *Init = writtenInitialiser(CD, F))
+        Give(Init);
       return true;
     }
     // `&cfg.device`, or a non-const reference to it: written elsewhere.
