@@ -416,6 +416,16 @@ bool ApiModel::isApiFunction(const FunctionDecl *FD) const {
   return FD && inApiNamespace(FD);
 }
 
+bool ApiModel::isApiClass(const CXXRecordDecl *RD) const {
+  return RD && inApiNamespace(RD);
+}
+
+bool ApiModel::isFunctional(const FunctionDecl *FD) const {
+  const auto *NS = FD ? dyn_cast<NamespaceDecl>(FD->getDeclContext()) : nullptr;
+  return NS && NS->getIdentifier() && NS->getName() == "functional" &&
+         inApiNamespace(FD);
+}
+
 bool ApiModel::isModuleForward(const CXXMethodDecl *MD) const {
   return MD && MD->getIdentifier() && MD->getName() == "forward" &&
          isModuleClass(MD->getParent());

@@ -128,6 +128,12 @@ public:
   /// A function or method declared in the tensor APIs' namespaces (torch,
   /// at, c10, tt).
   bool isApiFunction(const FunctionDecl *FD) const;
+  /// A class of the tensor API's namespaces (torch::data::Example, say).
+  bool isApiClass(const CXXRecordDecl *RD) const;
+  /// A function of the tensor API's functional namespace
+  /// (torch::nn::functional::cross_entropy), whose options object may hold
+  /// tensors the op takes with its inputs.
+  bool isFunctional(const FunctionDecl *FD) const;
 
   /// How a free function of torch::, at:: or tt:: creates a tensor.
   enum class FactoryKind {

@@ -137,10 +137,11 @@ constexpr llvm::StringLiteral SelfDType[] = {"clone",
                                              "pixel_shuffle",
                                              "pixel_unshuffle",
                                              "channel_shuffle"};
-// Views whose result has another dtype than their object.
+// Views whose result has another dtype than their object; a view that
+// takes a dtype argument (view.dtype) is one too, where view.SymInt[] keeps
+// its object's.
 constexpr llvm::StringLiteral DTypeChangingViews[] = {
-    "view_as_real", "view_as_complex", "real", "imag",
-    "_neg_view",    "_conj",           "view"};
+    "view_as_real", "view_as_complex", "real", "imag", "_neg_view", "_conj"};
 
 // Losses whose `target` is class indices: ATen reads it as int64 (or
 // uint8) and throws "expected scalar type Long but found Float" for
@@ -306,6 +307,12 @@ bool isCpuOnlyArgument(llvm::StringRef Op, llvm::StringRef Arg) {
   });
 }
 
+bool hasArgument(const OpSchema &Op, llvm::StringRef Name) {
+  return llvm::any_of(Op.Arguments, [&](const OpSchema::Argument &A) {
+    return A.Name == Name;
+  });
+}
+
 ResultDType dtypeRule(const OpSchema &Op) {
   llvm::StringRef N = Op.baseName();
   if (Op.tensorReturns() == 0)
@@ -319,15 +326,10 @@ ResultDType dtypeRule(const OpSchema &Op) {
   if (Op.isInPlace() || listed(SelfDType, N))
     return ResultDType::Self;
   if (Op.returnsView())
-    return listed(DTypeChangingViews, N) ? ResultDType::Unknown
-                                         : ResultDType::Self;
+    return listed(DTypeChangingViews, N) || hasArgument(Op, "dtype")
+               ? ResultDType::Unknown
+               : ResultDType::Self;
   return ResultDType::Promoted;
-}
-
-bool hasArgument(const OpSchema &Op, llvm::StringRef Name) {
-  return llvm::any_of(Op.Arguments, [&](const OpSchema::Argument &A) {
-    return A.Name == Name;
-  });
 }
 
 ResultRank rankRule(const OpSchema &Op) {

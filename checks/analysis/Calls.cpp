@@ -90,6 +90,12 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
       BindTensor(Key(P),
                  isTensorExpr(Arg) ? evalTensor(Arg) : TensorFact::unknown(),
                  "");
+    } else if (auto Fields = tensorFields(T, Api); !Fields.empty()) {
+      // A struct of tensors (a batch): each field where the caller has it.
+      if (auto Facts = evalFields(Arg))
+        for (unsigned F = 0; F < Fields.size(); ++F)
+          BindTensor(Key(P, Fields[F]), (*Facts)[F],
+                     "." + Fields[F]->getNameAsString() + "=");
     } else if (Api.isInputVector(T)) {
       // A std::vector of tensors: what the caller knows of all its
       // elements (evalElements), as a vector variable holds it.

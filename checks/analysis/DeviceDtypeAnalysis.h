@@ -128,6 +128,8 @@ struct FunctionFacts {
   /// What the function returns when it returns a std::tuple or std::pair
   /// (`return std::make_tuple(h, c);`): the facts of its elements, joined
   /// over its returns; nullopt when it returns none or one is not known.
+  /// For a struct with tensor fields (`return batch;`), the facts of those
+  /// fields in declaration order (tensorFields, Escapes.h).
   std::optional<llvm::SmallVector<TensorFact, 4>> ReturnsTuple;
   /// The calls it makes that were followed in a context of their own, at
   /// the fixed point: a site in the callee may be provable only there.

@@ -269,8 +269,14 @@ public:
           escape(Arg);
       return true;
     }
+    // `std::tie(x, y) = f()` assigns x and y there and keeps no reference
+    // (the assignment is visited before the tie).
+    if (Unpacking.contains(CE))
+      return true;
     if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE);
         OCE && OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2) {
+      if (const CallExpr *Tie = tieCall(OCE->getArg(0)))
+        Unpacking.insert(Tie);
       if (Api.isModuleHandleType(OCE->getArg(1)->getType()) &&
           !isFreshModule(OCE->getArg(1), Api))
         escape(OCE->getArg(0)), escape(OCE->getArg(1));
@@ -283,6 +289,22 @@ public:
         if (const ValueDecl *D = objectVar(MCE->getImplicitObjectArgument()))
           if (Api.isModuleHandleType(D->getType()))
             Out.Escaped.insert(D);
+    // batch.to(device), batch += other: a method of a struct of tensors
+    // that may write its fields, which the analysis does not follow. The
+    // implicit copy and move assignments are assignments (Transfer.cpp).
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+        MD && !MD->isConst() && !MD->isStatic() &&
+        (MD->isUserProvided() ||
+         !(MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()))) {
+      const Expr *Object = nullptr;
+      if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
+        Object = MCE->getImplicitObjectArgument();
+      else if (isa<CXXOperatorCallExpr>(CE) && CE->getNumArgs() >= 1)
+        Object = CE->getArg(0);
+      if (const ValueDecl *D = referencedVar(Object);
+          D && !tensorFields(D->getType().getNonReferenceType(), Api).empty())
+        Out.Escaped.insert(D);
+    }
     // torch::load(model, path): see keepsArguments.
     if (Api.isApiFunction(FD) && !keepsArguments(FD, Api)) {
       for (const Expr *Arg : CE->arguments())
@@ -385,6 +407,7 @@ private:
   const ApiModel &Api;
   ASTContext &Ctx;
   llvm::DenseSet<const CXXConstructExpr *> ArgCopies;
+  llvm::DenseSet<const CallExpr *> Unpacking; // std::tie(...) = ...
   // Modules whose parameters or buffers the body takes, and whether it
   // rebinds any tensor.
   llvm::SmallVector<const ValueDecl *, 2> TensorsTaken;
@@ -644,6 +667,28 @@ bool reachesCallersVariable(QualType T, const ApiModel &Api) {
           !T.getNonReferenceType().isConstQualified()) ||
          T->isPointerType() || Api.isModuleHandleType(T) ||
          T->isDependentType();
+}
+
+llvm::SmallVector<const FieldDecl *, 4> tensorFields(QualType T,
+                                                     const ApiModel &Api) {
+  llvm::SmallVector<const FieldDecl *, 4> Out;
+  if (T.isNull() || T->isReferenceType() || T->isDependentType())
+    return Out;
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || RD->isLambda() || RD->isUnion())
+    return Out;
+  RD = RD->getDefinition();
+  const SourceManager &SM = RD->getASTContext().getSourceManager();
+  if (SM.isInSystemHeader(SM.getExpansionLoc(RD->getLocation())) ||
+      Api.isApiClass(RD) || Api.isModuleClass(RD) || tupleElementTypes(T))
+    return Out;
+  for (const FieldDecl *F : RD->fields())
+    if (Api.isTensorValueType(F->getType().getUnqualifiedType())) {
+      if (F->isMutable())
+        return {};
+      Out.push_back(F);
+    }
+  return Out;
 }
 
 bool rebindsParam(Session &S, const FunctionDecl *Def, const ParmVarDecl *Param,

@@ -105,6 +105,14 @@ bool mayChangeCapture(Session &S, const CXXMethodDecl *CallOp,
 /// Tensor parameter rebinds the callee's own handle).
 bool reachesCallersVariable(QualType T, const ApiModel &Api);
 
+/// The tensor fields of \p T when it is a class of the user's that holds
+/// tensors by value (`struct Batch { torch::Tensor x, y; };`), in
+/// declaration order; empty for any other type: a reference, a tuple, a
+/// module, the tensor API's own classes (torch::data::Example), and a class
+/// with a mutable tensor field, which a const method may change.
+llvm::SmallVector<const FieldDecl *, 4> tensorFields(QualType T,
+                                                     const ApiModel &Api);
+
 /// Does \p Def rebind the tensor behind its parameter \p Param in place
 /// (`set_data`, `set_`)? A by-value handle shares its TensorImpl with the
 /// caller's, so that changes the caller's tensor too. True for a function

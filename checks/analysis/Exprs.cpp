@@ -326,6 +326,11 @@ std::optional<std::pair<unsigned, const Expr *>> tupleGet(const Expr *E) {
       CE->getArg(0));
 }
 
+const CallExpr *tieCall(const Expr *E) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(strip(E));
+  return CE && isStd(CE->getDirectCallee(), "tie") ? CE : nullptr;
+}
+
 llvm::SmallVector<const Expr *, 4> tupleArguments(const Expr *E) {
   E = strip(E);
   if (!E || !tupleElementTypes(E->getType()))

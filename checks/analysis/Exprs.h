@@ -116,6 +116,10 @@ std::optional<llvm::SmallVector<QualType, 4>> tupleElementTypes(QualType T);
 /// other expression.
 std::optional<std::pair<unsigned, const Expr *>> tupleGet(const Expr *E);
 
+/// std::tie(a, b) (the tuple of references an assignment unpacks into): the
+/// call; null for any other expression.
+const CallExpr *tieCall(const Expr *E);
+
 /// The elements of a tuple written in place: the arguments of
 /// std::make_tuple / std::make_pair, of a std::tuple or std::pair
 /// construction, or of a braced list of a tuple type; empty otherwise.

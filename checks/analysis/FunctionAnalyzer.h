@@ -71,12 +71,21 @@ private:
   ModuleFact evalModule(const Expr *E);
   ModuleFact loadedModule(const CallExpr *CE);
   ModuleFact builtModule(const Expr *E);
+  /// The tensors an options object written in place holds
+  /// (`CrossEntropyFuncOptions().weight(w)`: w), appended to \p Out:
+  /// arguments of its setters that take one tensor.
+  void optionTensors(const Expr *A,
+                     llvm::SmallVectorImpl<const Expr *> &Out) const;
   /// Whether this method moves or casts its own module (`to(device)` on
   /// `this`), which the caller's view of the module would miss.
   bool movesItself();
   /// The facts of a std::tuple or std::pair value's elements (tensors; other
   /// elements unknown), or nullopt when not known.
   std::optional<llvm::SmallVector<TensorFact, 4>> evalTuple(const Expr *E);
+  /// The facts of the tensor fields (tensorFields) of the struct value
+  /// \p E, in their order, or nullopt when not known: a variable, a
+  /// braced initialiser, a copy, or what a user function returns.
+  std::optional<llvm::SmallVector<TensorFact, 4>> evalFields(const Expr *E);
   /// The fact that holds for every element of a std::vector of tensors
   /// (unreached: no element), unknown when not known.
   TensorFact evalElements(const Expr *E);
@@ -155,7 +164,8 @@ private:
   void initialize(const CXXCtorInitializer *Init);
   void forget(const VarDecl *VD);
   void visit(const Stmt *S);
-  /// Joins a `return` of a std::tuple or std::pair into ReturnsTuple.
+  /// Joins a `return` of a std::tuple or std::pair, or of a struct with
+  /// tensor fields, into ReturnsTuple.
   void joinTupleReturn(const Expr *RV);
   void visitContainerCall(const CXXMemberCallExpr *MCE, const ValueDecl *V);
   void visitModuleMove(const CXXMemberCallExpr *MCE);

@@ -1076,6 +1076,68 @@ FunctionAnalyzer::evalTuple(const Expr *E) {
   return Out;
 }
 
+std::optional<llvm::SmallVector<TensorFact, 4>>
+FunctionAnalyzer::evalFields(const Expr *E) {
+  E = strip(E);
+  if (!E || E->containsErrors() || E->isTypeDependent())
+    return std::nullopt;
+  auto Fields = tensorFields(E->getType(), Api);
+  if (Fields.empty())
+    return std::nullopt;
+  // A copy the class writes itself may do anything to the fields (move
+  // them, say); only the implicit member-wise copies keep them.
+  if (const CXXRecordDecl *RD = E->getType()->getAsCXXRecordDecl();
+      RD->hasUserDeclaredCopyConstructor() ||
+      RD->hasUserDeclaredMoveConstructor() ||
+      RD->hasUserDeclaredCopyAssignment() ||
+      RD->hasUserDeclaredMoveAssignment())
+    return std::nullopt;
+  llvm::SmallVector<TensorFact, 4> Out;
+  if (std::optional<Key> K = tensorLocation(E);
+      K && K->Var && !K->Field && K->Element < 0) {
+    if (isEscaped(resolveAlias(K->Var)))
+      return std::nullopt;
+    for (const FieldDecl *F : Fields)
+      Out.push_back(lookupTensor(Key(K->Var, F)));
+    return Out;
+  }
+  // Batch{x, y}: the semantic form has one initialiser per field.
+  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    if (IL->isSemanticForm())
+      for (const FieldDecl *F : Fields) {
+        const Expr *Init = F->getFieldIndex() < IL->getNumInits()
+                               ? IL->getInit(F->getFieldIndex())
+                               : nullptr;
+        Out.push_back(Init && isTensorExpr(Init) ? evalTensor(Init)
+                                                 : TensorFact::unknown());
+      }
+    return IL->isSemanticForm() ? std::optional(Out) : std::nullopt;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    auto A = evalFields(CO->getTrueExpr()), B = evalFields(CO->getFalseExpr());
+    if (!A || !B)
+      return std::nullopt;
+    for (unsigned I = 0; I < A->size(); ++I)
+      Out.push_back(join((*A)[I], (*B)[I]));
+    return Out;
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    auto Args = writtenArgs(CE);
+    return Args.size() == 1 && CE->getConstructor()->isCopyOrMoveConstructor()
+               ? evalFields(Args[0])
+               : std::nullopt;
+  }
+  // A user function that returns the struct: what its returns hold.
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *Def = callee(Call)) {
+      const FunctionFacts *F = follow(Call, Def);
+      if (F && F->Complete && F->ReturnsTuple &&
+          F->ReturnsTuple->size() == Fields.size())
+        return *F->ReturnsTuple;
+    }
+  return std::nullopt;
+}
+
 TensorFact FunctionAnalyzer::evalTensor(const Expr *E) {
   E = strip(E);
   if (!E || E->containsErrors() || E->isTypeDependent())
@@ -1201,23 +1263,16 @@ ModuleFact FunctionAnalyzer::builtModule(const Expr *E) {
     return M;
   std::optional<TensorFact> Given;
   bool Agree = true;
+  llvm::SmallVector<const Expr *, 2> Held;
   for (const Expr *A : writtenArgs(CE))
-    // options.margin(2).weight(w): setters whose one parameter is a tensor.
-    for (const auto *Set = dyn_cast<CXXMemberCallExpr>(strip(A)); Set;
-         Set = dyn_cast<CXXMemberCallExpr>(
-             strip(Set->getImplicitObjectArgument()))) {
-      const CXXMethodDecl *MD = Set->getMethodDecl();
-      if (!MD || MD->getNumParams() != 1 || Set->getNumArgs() != 1 ||
-          !isTensorExpr(Set->getArg(0)) ||
-          MD->getParent() !=
-              Set->getType().getNonReferenceType()->getAsCXXRecordDecl())
-        continue;
-      TensorFact F = evalTensor(Set->getArg(0));
-      if (!F.Device.isKnown() && F.Device.Kind != FactKind::Symbolic)
-        return ModuleFact::unknown(); // a tensor the analysis does not know
-      Agree &= !Given || Given->Device == F.Device;
-      Given = F;
-    }
+    optionTensors(A, Held);
+  for (const Expr *T : Held) {
+    TensorFact F = evalTensor(T);
+    if (!F.Device.isKnown() && F.Device.Kind != FactKind::Symbolic)
+      return ModuleFact::unknown(); // a tensor the analysis does not know
+    Agree &= !Given || Given->Device == F.Device;
+    Given = F;
+  }
   if (!Given)
     return M;
   if (!Agree)
@@ -1225,6 +1280,21 @@ ModuleFact FunctionAnalyzer::builtModule(const Expr *E) {
   M.Device = Given->Device;
   M.DeviceOrigin = Given->DeviceOrigin;
   return M;
+}
+
+void FunctionAnalyzer::optionTensors(
+    const Expr *A, llvm::SmallVectorImpl<const Expr *> &Out) const {
+  // options.margin(2).weight(w): setters whose one parameter is a tensor.
+  for (const auto *Set = dyn_cast<CXXMemberCallExpr>(strip(A)); Set;
+       Set = dyn_cast<CXXMemberCallExpr>(
+           strip(Set->getImplicitObjectArgument()))) {
+    const CXXMethodDecl *MD = Set->getMethodDecl();
+    if (MD && MD->getNumParams() == 1 && Set->getNumArgs() == 1 &&
+        isTensorExpr(Set->getArg(0)) &&
+        MD->getParent() ==
+            Set->getType().getNonReferenceType()->getAsCXXRecordDecl())
+      Out.push_back(Set->getArg(0));
+  }
 }
 
 bool FunctionAnalyzer::movesItself() {

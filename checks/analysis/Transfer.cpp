@@ -73,6 +73,11 @@ void FunctionAnalyzer::declare(const VarDecl *VD) {
       Cur.Tensors[Key(VD, nullptr, static_cast<int>(I))] =
           Elements && I < Elements->size() ? (*Elements)[I]
                                            : TensorFact::unknown();
+  } else if (auto Fields = tensorFields(T, Api); !Fields.empty()) {
+    auto Facts = Init ? evalFields(Init) : std::nullopt;
+    for (unsigned I = 0; I < Fields.size(); ++I)
+      Cur.Tensors[Key(VD, Fields[I])] =
+          Facts ? (*Facts)[I] : TensorFact::unknown();
   } else if (isOptionsLike(Api, T)) {
     Cur.Options[VD] = Init ? evalOptions(Init) : OptionsFact();
   } else if (isDeviceLike(Api, T)) {
@@ -144,6 +149,16 @@ void FunctionAnalyzer::assign(const Expr *LHS, const Expr *RHS) {
     assignTensor(LHS, evalTensor(RHS));
     return;
   }
+  // std::tie(inputs, targets) = make_batch(): each tensor its element.
+  if (const CallExpr *Tie = tieCall(LHS)) {
+    auto Elements = evalTuple(RHS);
+    for (unsigned I = 0; I < Tie->getNumArgs(); ++I)
+      if (const Expr *A = Tie->getArg(I); isTensorExpr(A))
+        assignTensor(A, Elements && I < Elements->size()
+                            ? (*Elements)[I]
+                            : TensorFact::unknown());
+    return;
+  }
   const ValueDecl *D = referencedVar(LHS);
   if (!D)
     return;
@@ -158,6 +173,11 @@ void FunctionAnalyzer::assign(const Expr *LHS, const Expr *RHS) {
       Cur.Tensors[Key(D, nullptr, static_cast<int>(I))] =
           Elements && I < Elements->size() ? (*Elements)[I]
                                            : TensorFact::unknown();
+  } else if (auto Fields = tensorFields(T, Api); !Fields.empty()) {
+    auto Facts = evalFields(RHS);
+    for (unsigned I = 0; I < Fields.size(); ++I)
+      Cur.Tensors[Key(D, Fields[I])] =
+          Facts ? (*Facts)[I] : TensorFact::unknown();
   } else if (isOptionsLike(Api, T))
     Cur.Options[D] = evalOptions(RHS);
   else if (isDeviceLike(Api, T))
@@ -420,6 +440,17 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
     if (Args[P] && !isa<CXXDefaultArgExpr>(Args[P]) &&
         Sem->Roles[P].K == ArgumentRole::Device)
       combinedOperands(Args[P], S.Operands, false);
+  // F::cross_entropy(x, y, CrossEntropyFuncOptions().weight(w)): the
+  // functional hands the tensors its options hold to the op with its
+  // inputs (w is nll_loss's weight), on their device.
+  if (Api.isFunctional(FD)) {
+    llvm::SmallVector<const Expr *, 2> Held;
+    for (const Expr *A : CE->arguments())
+      if (!isa<CXXDefaultArgExpr>(A))
+        optionTensors(A, Held);
+    for (const Expr *T : Held)
+      combinedOperands(T, S.Operands, false);
+  }
   if (S.Operands.size() >= 2)
     Sites.push_back(std::move(S));
   // nll_loss(input, target): the target must be class indices.
@@ -626,7 +657,8 @@ void FunctionAnalyzer::visitModuleMove(const CXXMemberCallExpr *MCE) {
 }
 
 void FunctionAnalyzer::joinTupleReturn(const Expr *RV) {
-  auto Elements = evalTuple(RV);
+  auto Elements =
+      tupleElementTypes(Fn->getReturnType()) ? evalTuple(RV) : evalFields(RV);
   if (!Elements || (ReturnsTuple && ReturnsTuple->size() != Elements->size())) {
     TupleReturnUnknown = true;
     return;
@@ -663,7 +695,8 @@ void FunctionAnalyzer::visit(const Stmt *S) {
             Returns.reached() ? join(Returns, evalTensor(RV)) : evalTensor(RV);
       else if (RV && Api.isModuleHandleType(Fn->getReturnType()))
         ReturnsModule = join(ReturnsModule, evalModule(RV));
-      else if (RV && tupleElementTypes(Fn->getReturnType()))
+      else if (RV && (tupleElementTypes(Fn->getReturnType()) ||
+                      !tensorFields(Fn->getReturnType(), Api).empty()))
         joinTupleReturn(RV);
     }
 

@@ -207,6 +207,32 @@ TEST_F(AnalysisTest, TiedTupleIsUnknown) {
   EXPECT_EQ(R.Device.Kind, FactKind::Unknown);
 }
 
+TEST_F(AnalysisTest, TieUnpacksATupleItKnows) {
+  TensorFact R = returns(
+      "std::tuple<at::Tensor, at::Tensor> next() { return "
+      "std::make_tuple(torch::ones({2}), torch::ones({2}, torch::kCUDA)); }\n"
+      "at::Tensor f() { at::Tensor a, b; std::tie(a, b) = next(); return b; }");
+  EXPECT_EQ(R.Device, DeviceFact::cuda());
+}
+
+TEST_F(AnalysisTest, StructOfTensorsKeepsEachField) {
+  const char *Batch =
+      "struct B { at::Tensor x, y; void to_cuda() { x = x.cuda(); } };\n"
+      "B make() { B b; b.x = torch::ones({2}); "
+      "b.y = torch::ones({2}, torch::kCUDA); return b; }\n";
+  TensorFact Y = returns(std::string(Batch) +
+                         "at::Tensor f() { B b = make(); return b.y; }");
+  EXPECT_EQ(Y.Device, DeviceFact::cuda());
+  TensorFact X = returns(std::string(Batch) +
+                         "at::Tensor f() { B b = make(); return b.x; }");
+  EXPECT_TRUE(X.Device.isCpu());
+  // A method of the struct may write its fields: not followed, unknown.
+  TensorFact Moved =
+      returns(std::string(Batch) +
+              "at::Tensor f() { B b = make(); b.to_cuda(); return b.x; }");
+  EXPECT_EQ(Moved.Device.Kind, FactKind::Unknown);
+}
+
 TEST_F(AnalysisTest, OptionsVariablesKeepTheirDevice) {
   TensorFact R = returns(
       "at::Tensor f() { auto o = torch::TensorOptions().device(torch::kCUDA); "

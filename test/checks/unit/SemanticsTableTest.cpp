@@ -148,6 +148,17 @@ TEST(AtenSemanticsTest, OverlayOnBuiltinSchemas) {
   ASSERT_TRUE(Argmax);
   EXPECT_EQ(AtenSemantics::withOverlay(Argmax, {}).DTypeRule,
             ResultDType::Int64);
+  // view(size) keeps its object's dtype; view(dtype) reinterprets it.
+  auto View =
+      OpSchema::parse("view(Tensor(a) self, SymInt[] size) -> Tensor(a)");
+  ASSERT_TRUE(View);
+  EXPECT_EQ(AtenSemantics::withOverlay(&*View, {}).DTypeRule,
+            ResultDType::Self);
+  auto ViewDtype = OpSchema::parse(
+      "view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)");
+  ASSERT_TRUE(ViewDtype);
+  EXPECT_EQ(AtenSemantics::withOverlay(&*ViewDtype, {}).DTypeRule,
+            ResultDType::Unknown);
   const OpSchema *Mm = AtenSemantics::builtinSchema("mm", {true, true});
   ASSERT_TRUE(Mm);
   EXPECT_TRUE(AtenSemantics::withOverlay(Mm, {}).NonPromoting);
