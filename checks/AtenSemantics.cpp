@@ -101,6 +101,37 @@ constexpr llvm::StringLiteral BoolResult[] = {
 constexpr llvm::StringLiteral Int64Result[] = {
     "argmax",       "argmin",    "argsort",     "argwhere",     "nonzero",
     "searchsorted", "bucketize", "multinomial", "count_nonzero"};
+// The returns of ops of several results that have their first tensor's
+// dtype, by the names the schemas give them: the values of the (values,
+// indices) ops, linalg's decompositions of a real matrix (eigh, qr, svd,
+// slogdet, lu, lu_factor, cholesky_ex, lstsq), frexp's mantissa and
+// aminmax. An unnamed or other return is unknown: pivots, info and
+// frexp's exponent are int32, lstsq's rank int64.
+constexpr llvm::StringLiteral DTypeKeepingReturns[] = {"values",
+                                                       "eigenvalues",
+                                                       "eigenvectors",
+                                                       "Q",
+                                                       "R",
+                                                       "U",
+                                                       "S",
+                                                       "V",
+                                                       "Vh",
+                                                       "L",
+                                                       "LU",
+                                                       "P",
+                                                       "sign",
+                                                       "logabsdet",
+                                                       "solution",
+                                                       "residuals",
+                                                       "singular_values",
+                                                       "mantissa",
+                                                       "min",
+                                                       "max"};
+// Ops of several results that are complex for a real input, which the
+// analysis has no dtype for, whatever their returns are named.
+constexpr llvm::StringLiteral ComplexResultOps[] = {"linalg_eig", "eig",
+                                                    "linalg_eigvals"};
+
 // Ops whose result has their first tensor's dtype, whatever it is (copies,
 // gathers and reshuffles of its elements), where type promotion over
 // several tensors would say otherwise or say nothing for integers.
@@ -330,6 +361,22 @@ ResultDType dtypeRule(const OpSchema &Op) {
                ? ResultDType::Unknown
                : ResultDType::Self;
   return ResultDType::Promoted;
+}
+
+// Each return's dtype for an op of several tensor results (not an `out`
+// variant, which writes tensors it is given): int64 `indices`, a
+// DTypeKeepingReturns name its first tensor's, unknown otherwise.
+llvm::SmallVector<ResultDType, 4> returnDTypes(const OpSchema &Op) {
+  llvm::SmallVector<ResultDType, 4> Out;
+  if (Op.Returns.size() < 2 || Op.isOut() ||
+      listed(ComplexResultOps, Op.baseName()))
+    return Out;
+  for (const OpSchema::Argument &R : Op.Returns)
+    Out.push_back(R.Ty != OpSchema::Type::Tensor        ? ResultDType::Unknown
+                  : R.Name == "indices"                 ? ResultDType::Int64
+                  : listed(DTypeKeepingReturns, R.Name) ? ResultDType::Self
+                                                        : ResultDType::Unknown);
+  return Out;
 }
 
 ResultRank rankRule(const OpSchema &Op) {
@@ -640,6 +687,7 @@ AtenSemantics::withOverlay(const OpSchema *Op,
   S.ValuesAndIndices = Op->Returns.size() == 2 &&
                        Op->Returns[1].Name == "indices" &&
                        Op->Returns[0].Ty == OpSchema::Type::Tensor;
+  S.ReturnDTypes = returnDTypes(*Op);
   if (listed(ClassIndexLosses, Op->baseName())) {
     for (unsigned P = 0; P < S.Roles.size(); ++P)
       if (llvm::StringRef(S.Roles[P].Name) == "target")
@@ -878,10 +926,12 @@ AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
                              ? ResultRank::Broadcast
                              : ResultRank::Unknown;
       Result->ValuesAndIndices = false;
+      Result->ReturnDTypes.clear();
     } else if (Inner.size() == 1 && Inner[0]) {
       Result->DTypeRule = Inner[0]->DTypeRule;
       Result->RankRule = Inner[0]->RankRule;
       Result->ValuesAndIndices = Inner[0]->ValuesAndIndices;
+      Result->ReturnDTypes = Inner[0]->ReturnDTypes;
       Result->NonPromoting = Inner[0]->NonPromoting;
     }
   }

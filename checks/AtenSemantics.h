@@ -103,6 +103,9 @@ struct CallSemantics {
   bool NonPromoting = false;
   /// Returns several tensors, values then int64 indices (max(dim), sort).
   bool ValuesAndIndices = false;
+  /// For an op that returns several tensors: each one's dtype, read from
+  /// the names the schema gives them (returnDTypes); empty otherwise.
+  llvm::SmallVector<ResultDType, 4> ReturnDTypes;
   /// The position in Roles of an argument ATen reads as int64 (or uint8)
   /// class indices: nll_loss's and the margin losses' target; -1 if none.
   int ClassIndices = -1;

@@ -41,7 +41,31 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
                                               bool *Seeded, bool ModuleCall) {
   if (Seeded)
     *Seeded = false;
+  // A call whose effect on its object this block run applied: its facts
+  // are those it was followed with before (visitObjectMethod).
+  if (auto It = AppliedCalls.find(CE);
+      It != AppliedCalls.end() && !ModuleCall) {
+    if (Seeded)
+      *Seeded = It->second.second;
+    return It->second.first;
+  }
   unsigned Offset = objectArguments(CE);
+  // The object a method is called on.
+  const auto *Method = dyn_cast<CXXMethodDecl>(Def);
+  const Expr *Object = nullptr;
+  if (Method && !Method->isStatic()) {
+    if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
+      Object = MCE->getImplicitObjectArgument();
+    else if (Offset == 1)
+      Object = CE->getArg(0);
+  }
+  llvm::SmallVector<const Expr *, 4> Args(CE->arguments());
+  return followWith(Def, Args, Offset, Object, Seeded, ModuleCall);
+}
+
+const FunctionFacts *FunctionAnalyzer::followWith(
+    const FunctionDecl *Def, llvm::ArrayRef<const Expr *> Args, unsigned Offset,
+    const Expr *Object, bool *Seeded, bool ModuleCall) {
   auto ParamOf = [&](unsigned I) -> const ParmVarDecl * {
     return I >= Offset && I - Offset < Def->getNumParams()
                ? Def->getParamDecl(I - Offset)
@@ -50,14 +74,14 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
   // A variable the callee may change through one parameter must not seed
   // another: the seeded fact would go stale when the first one changes.
   llvm::DenseSet<const ValueDecl *> ChangedVars;
-  for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+  for (unsigned I = 0; I < Args.size(); ++I)
     if (const ParmVarDecl *P = ParamOf(I);
         P && (reachesCallersVariable(P->getType(), Api)
                   ? mayChangeParam(State, Def, P, Api)
                   : rebindsParam(State, Def, P, Api))) {
-      if (const ValueDecl *V = referencedVar(unwrapArgument(CE->getArg(I))))
+      if (const ValueDecl *V = referencedVar(unwrapArgument(Args[I])))
         ChangedVars.insert(V);
-      else if (const ValueDecl *M = moduleVar(CE->getArg(I)))
+      else if (const ValueDecl *M = moduleVar(Args[I]))
         ChangedVars.insert(M);
     }
 
@@ -76,9 +100,9 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
     CtxKey += Tag;
     appendKey(CtxKey, F);
   };
-  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+  for (unsigned I = 0; I < Args.size(); ++I) {
     const ParmVarDecl *P = ParamOf(I);
-    const Expr *A = CE->getArg(I);
+    const Expr *A = Args[I];
     if (!P || isa<CXXDefaultArgExpr>(A))
       continue;
     const Expr *Arg = unwrapArgument(A);
@@ -140,15 +164,16 @@ const FunctionFacts *FunctionAnalyzer::follow(const CallExpr *CE,
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
       MD && MD->getParent()->isLambda())
     Informative |= bindCaptures(MD, ChangedVars, Context, CtxKey);
-  // The object a method is called on.
   const auto *Method = dyn_cast<CXXMethodDecl>(Def);
-  const Expr *Object = nullptr;
-  if (Method && !Method->isStatic()) {
-    if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
-      Object = MCE->getImplicitObjectArgument();
-    else if (Offset == 1)
-      Object = CE->getArg(0);
-  }
+  // The tensor fields of that object, where this body follows them: the
+  // method starts from what they hold here.
+  if (Object && !ModuleCall)
+    for (const auto &[F, K] : objectFields(Object))
+      if (F->getParent()->getCanonicalDecl() ==
+              Method->getParent()->getCanonicalDecl() &&
+          (!K.Var || !ChangedVars.contains(K.Var)))
+        BindTensor(Key(nullptr, F), lookupTensor(K),
+                   ".this." + F->getNameAsString() + "=");
   // Its class, when the call fixes it, for the virtual calls the method
   // makes on `this` (userCallee). Not a module holder's, nor a
   // Sequential's whose first layer's forward this is.

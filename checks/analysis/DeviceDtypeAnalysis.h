@@ -135,7 +135,9 @@ struct FunctionFacts {
   /// the fixed point: a site in the callee may be provable only there.
   std::vector<FollowedCall> Calls;
   /// For a constructor: the facts of its class's tensor members that it
-  /// sets (in its initialisers or its body), at its exit.
+  /// sets (in its initialisers or its body), at its exit. For a method of a
+  /// class whose tensor fields the analysis follows (tensorFields,
+  /// Escapes.h): the facts of those fields at its exit.
   llvm::SmallVector<std::pair<const FieldDecl *, TensorFact>, 2> MemberExits;
   /// False when the analysis gave up (CFG not buildable, visit cap hit):
   /// then Sites is empty, and the checks stay silent.

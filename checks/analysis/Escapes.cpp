@@ -1,6 +1,7 @@
 //===--- Escapes.cpp - What the device/dtype analysis cannot follow -------===//
 
 #include "Escapes.h"
+#include "Members.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -290,8 +291,11 @@ public:
           if (Api.isModuleHandleType(D->getType()))
             Out.Escaped.insert(D);
     // batch.to(device), batch += other: a method of a struct of tensors
-    // that may write its fields, which the analysis does not follow. The
-    // implicit copy and move assignments are assignments (Transfer.cpp).
+    // that may write its fields. The analysis follows the writes of a
+    // method whose body shows them all (followsFieldWrites), on an object
+    // whose class the call fixes (not virtual, or a variable held by
+    // value); any other makes the struct unknown. The implicit copy and
+    // move assignments are assignments (Transfer.cpp).
     if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
         MD && !MD->isConst() && !MD->isStatic() &&
         (MD->isUserProvided() ||
@@ -302,8 +306,12 @@ public:
       else if (isa<CXXOperatorCallExpr>(CE) && CE->getNumArgs() >= 1)
         Object = CE->getArg(0);
       if (const ValueDecl *D = referencedVar(Object);
-          D && !tensorFields(D->getType().getNonReferenceType(), Api).empty())
-        Out.Escaped.insert(D);
+          D && !tensorFields(D->getType().getNonReferenceType(), Api).empty()) {
+        const auto *Def = dyn_cast_or_null<CXXMethodDecl>(userCallee(CE, Api));
+        if (!Def || !followsFieldWrites(S, Def, Api) ||
+            (MD->isVirtual() && D->getType()->isReferenceType()))
+          Out.Escaped.insert(D);
+      }
     }
     // torch::load(model, path): see keepsArguments.
     if (Api.isApiFunction(FD) && !keepsArguments(FD, Api)) {
@@ -445,7 +453,7 @@ public:
       return true;
     const Expr *Obj = MCE->getImplicitObjectArgument();
     if (Api.isRebindingMethod(MD) || Api.isModuleMove(MD) ||
-        mayChangeObject(S, MD, Api))
+        mayChangeObject(S, MD, Api) || writesFields(MD, Obj))
       mark(Obj);
     else
       keep(Obj);
@@ -458,6 +466,9 @@ public:
     bool IsApi = keepsArguments(FD, Api);
     const FunctionDecl *Def = IsApi ? nullptr : userCallee(CE, Api);
     unsigned Offset = objectArguments(CE);
+    // `batch += other` with the struct's own operator.
+    if (Offset == 1 && writesFields(dyn_cast<CXXMethodDecl>(FD), CE->getArg(0)))
+      mark(CE->getArg(0));
     for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
       if (IsApi)
         keep(CE->getArg(I));
@@ -494,6 +505,13 @@ public:
   }
 
 private:
+  // A method of the user's that may write the tensor fields of its object
+  // (a struct of tensors, tensorFields): any that is not const.
+  bool writesFields(const CXXMethodDecl *MD, const Expr *Obj) const {
+    return MD && Obj && !MD->isConst() && !MD->isStatic() &&
+           !Api.isApiFunction(MD) &&
+           !tensorFields(Obj->getType().getNonReferenceType(), Api).empty();
+  }
   void mark(const Expr *E) {
     E = strip(E);
     if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
@@ -830,6 +848,91 @@ bool mayChangeThis(Session &S, const CXXMethodDecl *MD, const ApiModel &Api) {
 bool mayMoveItsModule(Session &S, const CXXMethodDecl *MD,
                       const ApiModel &Api) {
   return MD && mayChangeThis(S, MD, Api);
+}
+
+namespace {
+
+// How a method body uses `this`: every use that is not the object of a
+// member access or a method call (`x`, `this->x`, `m()`) hands the object
+// out, and so does a lambda that captures it. And the methods it calls on
+// `this`.
+class ThisUses : public RecursiveASTVisitor<ThisUses> {
+public:
+  bool shouldVisitLambdaBody() const { return false; }
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    Captured |= llvm::any_of(LE->captures(), [](const LambdaCapture &C) {
+      return C.capturesThis();
+    });
+    return true;
+  }
+  bool VisitCXXThisExpr(CXXThisExpr *E) {
+    All.push_back(E);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *ME) {
+    if (const auto *T = dyn_cast<CXXThisExpr>(ME->getBase()->IgnoreParens()))
+      Bases.insert(T);
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MCE) {
+    if (isa_and_nonnull<CXXThisExpr>(
+            MCE->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+      if (const CXXMethodDecl *MD = MCE->getMethodDecl())
+        Calls.push_back(MD);
+    return true;
+  }
+  bool handsOut() const {
+    return Captured || llvm::any_of(All, [&](const CXXThisExpr *E) {
+             return !Bases.contains(E);
+           });
+  }
+  llvm::SmallVector<const CXXMethodDecl *, 4> Calls;
+
+private:
+  bool Captured = false;
+  llvm::SmallVector<const CXXThisExpr *, 8> All;
+  llvm::DenseSet<const CXXThisExpr *> Bases;
+};
+
+} // namespace
+
+bool followsFieldWrites(Session &S, const CXXMethodDecl *MD,
+                        const ApiModel &Api) {
+  const FunctionDecl *Def = nullptr;
+  if (!MD || MD->isStatic() || !MD->hasBody(Def) || !Def ||
+      Def->isDependentContext())
+    return false;
+  const CXXRecordDecl *C = MD->getParent();
+  const ASTContext &Ctx = Def->getASTContext();
+  auto Fields = tensorFields(Ctx.getRecordType(C), Api);
+  if (Fields.empty())
+    return false;
+  EscapeState &E = S.Escapes;
+  auto Key = std::make_pair(Def, Api.configurationKey());
+  if (auto It = E.FollowsWrites.find(Key); It != E.FollowsWrites.end())
+    return It->second.value_or(false); // in progress: a recursion
+  if (E.Depth >= MaxSummaryDepth)
+    return false;
+  E.FollowsWrites[Key] = std::nullopt;
+  ++E.Depth;
+  ThisUses Uses;
+  Uses.TraverseStmt(Def->getBody());
+  bool Follows = !Uses.handsOut();
+  for (const FieldDecl *F : Fields)
+    Follows = Follows && !writesMemberOutOfSight(F, Def, Api);
+  for (const CXXMethodDecl *Callee : Uses.Calls) {
+    if (!Follows)
+      break;
+    if (Callee->isConst() || Callee->isStatic())
+      continue; // a const method cannot write them (none is mutable)
+    const bool Final = C->hasAttr<FinalAttr>() || Callee->hasAttr<FinalAttr>();
+    Follows =
+        Callee->getParent()->getCanonicalDecl() == C->getCanonicalDecl() &&
+        (!Callee->isVirtual() || Final) && followsFieldWrites(S, Callee, Api);
+  }
+  --E.Depth;
+  E.FollowsWrites[Key] = Follows;
+  return Follows;
 }
 
 bool forwardConvertsInput(const CXXRecordDecl *Module, const ApiModel &Api) {

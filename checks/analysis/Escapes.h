@@ -113,6 +113,19 @@ bool reachesCallersVariable(QualType T, const ApiModel &Api);
 llvm::SmallVector<const FieldDecl *, 4> tensorFields(QualType T,
                                                      const ApiModel &Api);
 
+/// Does every change the method \p MD may make to its object's tensor fields
+/// (tensorFields of its class) show in its body, so that the analysis
+/// follows it (FunctionFacts::MemberExits)? Those are assignments outside
+/// lambdas, in-place ops of the tensor API, and calls on `this` of methods
+/// of the same class of which this holds too. False when `this` is used
+/// otherwise (handed out, returned, captured by a lambda), when a tensor
+/// field is (its address taken, bound to a non-const reference, set_data),
+/// for a virtual call on `this`, a method of another class on `this`, a
+/// body not in this translation unit, and a class whose fields are not
+/// followed. Cached in \p S.
+bool followsFieldWrites(Session &S, const CXXMethodDecl *MD,
+                        const ApiModel &Api);
+
 /// Does \p Def rebind the tensor behind its parameter \p Param in place
 /// (`set_data`, `set_`)? A by-value handle shares its TensorImpl with the
 /// caller's, so that changes the caller's tensor too. True for a function

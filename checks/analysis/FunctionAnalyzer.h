@@ -21,6 +21,7 @@
 #include "Escapes.h"
 #include "Exprs.h"
 #include "Session.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <optional>
 
@@ -128,6 +129,23 @@ private:
                     const Expr *&Input) const;
   const Expr *unwrapArgument(const Expr *E) const;
   const Expr *unboxed(const Expr *E) const;
+  /// The tensor fields of the object a method is called on (\p Object)
+  /// where this body follows them, with the keys that hold them: a
+  /// variable's (a struct of tensors, tensorFields), or `this`'s in a
+  /// method of a class whose fields are followed (ThisFields). Empty
+  /// otherwise.
+  llvm::SmallVector<std::pair<const FieldDecl *, Key>, 4>
+  objectFields(const Expr *Object) const;
+  /// A fact a callee computed, as this body can use it: a symbol that names
+  /// a variable of another function (a callee's Device parameter the call
+  /// did not bind) means nothing here, and is unknown.
+  TensorFact inCallerTerms(TensorFact F) const;
+  /// `Pca p(4);`: the tensor fields \p Fields as the user's constructor
+  /// leaves them (its MemberExits, followed with the arguments); one it
+  /// does not set is unknown. Nullopt when it cannot be analysed.
+  std::optional<ElementFacts>
+  constructedFields(const CXXConstructExpr *CE,
+                    llvm::ArrayRef<const FieldDecl *> Fields);
   // Inside a constructor of the member's class, the member is being set up:
   // what the class guarantees holds only once it is constructed.
   bool inConstructorOf(const FieldDecl *F) const {
@@ -149,6 +167,13 @@ private:
   /// site already judges against the module (its forward()).
   const FunctionFacts *follow(const CallExpr *CE, const FunctionDecl *Def,
                               bool *Seeded = nullptr, bool ModuleCall = false);
+  /// follow()'s work for a call of \p Def with the written arguments
+  /// \p Args (the first \p Offset of them the object of an operator
+  /// method) on \p Object (null for a free function or a constructor).
+  const FunctionFacts *followWith(const FunctionDecl *Def,
+                                  llvm::ArrayRef<const Expr *> Args,
+                                  unsigned Offset, const Expr *Object,
+                                  bool *Seeded, bool ModuleCall);
   /// For a call of the lambda whose call operator is \p CallOp: binds in
   /// \p Context the facts of the variables it captures from this body
   /// that it does not change, and not in \p ChangedVars (those the call's
@@ -169,6 +194,13 @@ private:
   void joinTupleReturn(const Expr *RV);
   void visitContainerCall(const CXXMemberCallExpr *MCE, const ValueDecl *V);
   void visitModuleMove(const CXXMemberCallExpr *MCE);
+  /// `obj.fit(x)`, `this->reset()`: a non-const method of the user's on an
+  /// object whose tensor fields this body follows (objectFields). They
+  /// hold, after it, what the method leaves in them (its MemberExits when
+  /// followed with what they held before); unknown when the analysis
+  /// cannot follow its writes (followsFieldWrites) or the call.
+  void visitObjectMethod(const CallExpr *CE, const CXXMethodDecl *MD,
+                         const Expr *Object);
   void assign(const Expr *LHS, const Expr *RHS);
   void assignTensor(const Expr *LHS, const TensorFact &F);
   void declare(const VarDecl *VD);
@@ -204,6 +236,17 @@ private:
   std::optional<llvm::SmallVector<TensorFact, 4>> ReturnsTuple;
   bool TupleReturnUnknown = false; // a return whose elements are not known
   BodyFacts Body;
+  /// In a method (or constructor) of a class whose tensor fields the
+  /// analysis follows (tensorFields): those fields, tracked at
+  /// Key(nullptr, F) as a constructor tracks its members.
+  llvm::SmallVector<const FieldDecl *, 4> ThisFields;
+  /// The calls whose effect on their object was applied in this run of
+  /// the current block (visitObjectMethod), and what following them gave
+  /// before the effect (the callee's facts, and whether seeded): the call's
+  /// value is that, not what the object holds after it.
+  llvm::DenseSet<const CallExpr *> EffectsApplied;
+  llvm::DenseMap<const CallExpr *, std::pair<const FunctionFacts *, bool>>
+      AppliedCalls;
 };
 
 } // namespace clang::tidy::tensor::analysis

@@ -138,6 +138,16 @@ TensorFact join(const TensorFact &A, const TensorFact &B) {
   return R;
 }
 
+std::optional<ElementFacts> joinElements(const std::optional<ElementFacts> &A,
+                                         const std::optional<ElementFacts> &B) {
+  if (!A || !B || A->size() != B->size())
+    return std::nullopt;
+  ElementFacts Out;
+  for (unsigned I = 0; I < A->size(); ++I)
+    Out.push_back(join((*A)[I], (*B)[I]));
+  return Out;
+}
+
 ModuleFact join(const ModuleFact &A, const ModuleFact &B) {
   if (A.Device.Kind == FactKind::Unreached)
     return B;

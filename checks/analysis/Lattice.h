@@ -15,6 +15,7 @@
 #include "ScalarTypes.h"
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <string>
 
@@ -147,6 +148,14 @@ struct TensorFact {
 };
 
 TensorFact join(const TensorFact &A, const TensorFact &B);
+
+/// The facts of a tuple's elements or a struct's tensor fields, in order.
+using ElementFacts = llvm::SmallVector<TensorFact, 4>;
+
+/// Element-wise join of two such lists (the branches of `c ? a : b`, two
+/// returns): nullopt when either is not known or their sizes differ.
+std::optional<ElementFacts> joinElements(const std::optional<ElementFacts> &A,
+                                         const std::optional<ElementFacts> &B);
 
 /// What the analysis knows of a module: where its parameters are, and the
 /// floating dtype they were cast to.

@@ -441,6 +441,8 @@ TensorFact computeFixedTensor(Session &S, const FieldDecl *F,
       continue;
     const FunctionFacts *Analysed =
         analyzeIn(S, Ctor, F->getASTContext(), Api, nullptr, "");
+    if (!Analysed)
+      S.Members.Retry = true; // in progress, or nested too deeply
     if (!Analysed || !Analysed->Complete)
       return TensorFact::unknown();
     TensorFact T = TensorFact::unknown();
@@ -595,10 +597,17 @@ Fact cached(Session &S, std::map<MemberKey, Fact> &Map, const FieldDecl *F,
   if (auto It = Map.find(Key); It != Map.end())
     return It->second;
   // Computing may come back here (a constructor that reads the member
-  // through a helper): unknown meanwhile.
+  // through a helper): unknown meanwhile. A result that met an analysis in
+  // progress is not kept: asked again later, it may be known.
   Map[Key] = Fact::unknown();
+  const bool Outer = S.Members.Retry;
+  S.Members.Retry = false;
   Fact R = Compute(S, F, Api);
-  Map[Key] = R;
+  if (S.Members.Retry)
+    Map.erase(Key);
+  else
+    Map[Key] = R;
+  S.Members.Retry |= Outer;
   return R;
 }
 
@@ -614,6 +623,11 @@ bool cachedFlag(std::map<MemberKey, bool> &Map, const FieldDecl *F,
 }
 
 } // namespace
+
+bool writesMemberOutOfSight(const FieldDecl *F, const FunctionDecl *Fn,
+                            const ApiModel &Api) {
+  return uses(F, Fn, Api).Written;
+}
 
 DeviceFact fixedDeviceMember(Session &S, const FieldDecl *F,
                              const ApiModel &Api) {

@@ -76,6 +76,13 @@ DeviceFact fixedDeviceMember(Session &S, const FieldDecl *F,
 DeviceFact fieldDevice(Session &S, const FieldDecl *F, const FunctionDecl *In,
                        const ApiModel &Api);
 
+/// Does \p Fn change the member \p F (through `this`) other than by
+/// assigning it: take its address, bind it to a non-const reference or
+/// hand it out as one, call a method of the user's on it, or rebind it
+/// (set_data)?
+bool writesMemberOutOfSight(const FieldDecl *F, const FunctionDecl *Fn,
+                            const ApiModel &Api);
+
 /// What a fixed tensor member holds after construction; unknown when \p F
 /// is not one, or the constructors disagree.
 TensorFact fixedTensorMember(Session &S, const FieldDecl *F,

@@ -883,8 +883,10 @@ std::optional<Key> FunctionAnalyzer::tensorLocation(const Expr *E) const {
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
       const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
-      // A tensor member of the class a constructor is setting up.
-      if (FD && isa<CXXThisExpr>(strip(ME->getBase())) && inConstructorOf(FD))
+      // A tensor member of the class a constructor is setting up, or one
+      // this method follows.
+      if (FD && isa<CXXThisExpr>(strip(ME->getBase())) &&
+          (inConstructorOf(FD) || llvm::is_contained(ThisFields, FD)))
         return Key(nullptr, FD);
       const ValueDecl *Base = referencedVar(ME->getBase());
       if (!FD || !Base || ME->isArrow())
@@ -993,14 +995,9 @@ FunctionAnalyzer::evalTuple(const Expr *E) {
       Out.push_back(lookupTensor(Key(K->Var, nullptr, static_cast<int>(I))));
     return Out;
   }
-  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-    auto A = evalTuple(CO->getTrueExpr()), B = evalTuple(CO->getFalseExpr());
-    if (!A || !B || A->size() != B->size())
-      return std::nullopt;
-    for (unsigned I = 0; I < A->size(); ++I)
-      Out.push_back(join((*A)[I], (*B)[I]));
-    return Out;
-  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return joinElements(evalTuple(CO->getTrueExpr()),
+                        evalTuple(CO->getFalseExpr()));
   if (auto Args = tupleArguments(E); !Args.empty())
     return FromArgs(Args);
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
@@ -1030,8 +1027,8 @@ FunctionAnalyzer::evalTuple(const Expr *E) {
     return std::nullopt;
   }
   // An op of the tensor API that returns several tensors (max(dim),
-  // sort, topk, ...): they are on its tensor's device. Values keep its
-  // dtype and indices are int64.
+  // sort, topk, linalg::eigh, ...): they are on its tensor's device, each
+  // with the dtype its name in the schema gives it.
   const Expr *Self = nullptr;
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call)) {
     if (Api.isTensorClass(MCE->getMethodDecl()->getParent()))
@@ -1065,14 +1062,83 @@ FunctionAnalyzer::evalTuple(const Expr *E) {
       R.Device = S.Device;
       R.DeviceOrigin = S.DeviceOrigin;
       R.Dim = Dim;
-      if (ValuesAndIndices && I == 0)
+      // Each return's dtype by its name in the schema (returnDTypes):
+      // eigh's eigenvectors keep the matrix's, sort's indices are int64.
+      const ResultDType Rule = Sem && Sem->ReturnDTypes.size() == Types->size()
+                                   ? Sem->ReturnDTypes[I]
+                                   : ResultDType::Unknown;
+      if (Rule == ResultDType::Self)
         R.Type = S.Type, R.TypeOrigin = S.TypeOrigin;
-      else if (ValuesAndIndices && I == 1)
+      else if (Rule == ResultDType::Int64)
         R.Type = DTypeFact::known(DType::Int64),
         R.TypeOrigin = {Call->getExprLoc(), Origin::Result};
     }
     Out.push_back(R);
   }
+  return Out;
+}
+
+std::optional<ElementFacts>
+FunctionAnalyzer::constructedFields(const CXXConstructExpr *CE,
+                                    llvm::ArrayRef<const FieldDecl *> Fields) {
+  const FunctionDecl *Def = nullptr;
+  const CXXConstructorDecl *Ctor = CE->getConstructor();
+  if (!Ctor->isUserProvided() || !Ctor->hasBody(Def) || !Def)
+    return std::nullopt;
+  // Followed with what the arguments hold (`Normalizer n(mean, std)`).
+  llvm::SmallVector<const Expr *, 4> Args(CE->arguments());
+  const FunctionFacts *F = followWith(Def, Args, 0, nullptr, nullptr, false);
+  if (!F || !F->Complete)
+    return std::nullopt;
+  ElementFacts Out;
+  for (const FieldDecl *Field : Fields) {
+    TensorFact T = TensorFact::unknown();
+    for (const auto &[Member, Fact] : F->MemberExits)
+      if (Member == Field)
+        T = inCallerTerms(Fact);
+    Out.push_back(T);
+  }
+  return Out;
+}
+
+TensorFact FunctionAnalyzer::inCallerTerms(TensorFact F) const {
+  auto Foreign = [&](const ValueDecl *D) {
+    const auto *Owner =
+        D ? dyn_cast_or_null<FunctionDecl>(D->getParentFunctionOrMethod())
+          : nullptr;
+    return Owner && Owner->getCanonicalDecl() != Fn->getCanonicalDecl();
+  };
+  if (F.Device.Kind == FactKind::Symbolic && Foreign(F.Device.Symbol)) {
+    F.Device = DeviceFact::unknown();
+    F.DeviceOrigin = {};
+  }
+  if (F.Type.Kind == FactKind::Symbolic && Foreign(F.Type.Symbol)) {
+    F.Type = DTypeFact::unknown();
+    F.TypeOrigin = {};
+  }
+  return F;
+}
+
+llvm::SmallVector<std::pair<const FieldDecl *, Key>, 4>
+FunctionAnalyzer::objectFields(const Expr *Object) const {
+  llvm::SmallVector<std::pair<const FieldDecl *, Key>, 4> Out;
+  if (!Object)
+    return Out;
+  const Expr *O = Object->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(O)) {
+    for (const FieldDecl *F : ThisFields)
+      Out.push_back({F, Key(nullptr, F)});
+    return Out;
+  }
+  // A local variable or parameter: code elsewhere may change a global or
+  // static one between this body's statements.
+  const auto *V = dyn_cast_or_null<VarDecl>(referencedVar(O));
+  if (!V || !V->isLocalVarDeclOrParm() || V->isStaticLocal())
+    return Out;
+  QualType T = V->getType().getNonReferenceType();
+  const ValueDecl *Held = resolveAlias(V);
+  for (const FieldDecl *F : tensorFields(T, Api))
+    Out.push_back({F, Key(Held, F)});
   return Out;
 }
 
@@ -1113,19 +1179,14 @@ FunctionAnalyzer::evalFields(const Expr *E) {
       }
     return IL->isSemanticForm() ? std::optional(Out) : std::nullopt;
   }
-  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-    auto A = evalFields(CO->getTrueExpr()), B = evalFields(CO->getFalseExpr());
-    if (!A || !B)
-      return std::nullopt;
-    for (unsigned I = 0; I < A->size(); ++I)
-      Out.push_back(join((*A)[I], (*B)[I]));
-    return Out;
-  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return joinElements(evalFields(CO->getTrueExpr()),
+                        evalFields(CO->getFalseExpr()));
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (!CE->getConstructor()->isCopyOrMoveConstructor())
+      return constructedFields(CE, Fields);
     auto Args = writtenArgs(CE);
-    return Args.size() == 1 && CE->getConstructor()->isCopyOrMoveConstructor()
-               ? evalFields(Args[0])
-               : std::nullopt;
+    return Args.size() == 1 ? evalFields(Args[0]) : std::nullopt;
   }
   // A user function that returns the struct: what its returns hold.
   if (const auto *Call = dyn_cast<CallExpr>(E))

@@ -38,6 +38,9 @@ struct EscapeState {
       Changed;
   std::map<std::pair<const FunctionDecl *, std::string>, std::optional<bool>>
       ChangesThis;
+  // followsFieldWrites, per method (nullopt while being computed).
+  std::map<std::pair<const FunctionDecl *, std::string>, std::optional<bool>>
+      FollowsWrites;
   // rebindsParam: the parameters a body rebinds in place (set_data, set_).
   std::map<std::pair<const FunctionDecl *, std::string>,
            llvm::DenseSet<const ParmVarDecl *>>
@@ -56,8 +59,11 @@ struct FieldDevice {
 /// per member and API configuration.
 struct MemberState {
   using Key = std::pair<const FieldDecl *, std::string>;
-  std::map<Key, DeviceFact> Devices;              // fixedDeviceMember
-  std::map<Key, FieldDevice> FieldDevices;        // fieldDevice
+  std::map<Key, DeviceFact> Devices;       // fixedDeviceMember
+  std::map<Key, FieldDevice> FieldDevices; // fieldDevice
+  // Set when a computation met an analysis that could not run then (in
+  // progress, or too deeply nested): its unknown is not cached.
+  bool Retry = false;
   std::map<Key, ModuleFact> Modules;              // placedModuleMember
   std::map<Key, ModuleFact> Unregistered;         // unregisteredModuleMember
   std::map<Key, ModuleFact> UnregisteredElements; // ...ModuleElements

@@ -9,6 +9,7 @@
 
 #include "FunctionAnalyzer.h"
 #include "Loops.h"
+#include "Members.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
 
@@ -37,6 +38,9 @@ FunctionFacts FunctionAnalyzer::run() {
   if (!G)
     return Result;
   Body = scanBody(State, Fn, Api);
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Fn);
+      MD && !MD->isStatic() && !MD->getParent()->isLambda())
+    ThisFields = tensorFields(Ctx.getRecordType(MD->getParent()), Api);
 
   // Parameters: tensors and modules unknown, devices and dtypes symbolic.
   Env Entry;
@@ -50,6 +54,12 @@ FunctionFacts FunctionAnalyzer::run() {
   }
   if (Seed)
     Entry.overlay(*Seed);
+  // A method's object: its tensor fields hold what the caller bound, or
+  // else what the class keeps in them (fixedTensorMember).
+  if (!isa<CXXConstructorDecl>(Fn))
+    for (const FieldDecl *F : ThisFields)
+      if (!Entry.Tensors.count(Key(nullptr, F)))
+        Entry.Tensors[Key(nullptr, F)] = fixedTensorMember(State, F, Api);
 
   std::vector<Env> Out(G->getNumBlockIDs());
   std::vector<unsigned> Visits(G->getNumBlockIDs(), 0);
@@ -75,6 +85,7 @@ FunctionFacts FunctionAnalyzer::run() {
     return In;
   };
   auto RunBlock = [&](const CFGBlock *B) {
+    EffectsApplied.clear();
     for (const CFGElement &El : *B) {
       if (std::optional<CFGStmt> CS = El.getAs<CFGStmt>())
         transfer(CS->getStmt());
@@ -160,8 +171,9 @@ FunctionFacts FunctionAnalyzer::run() {
     if (Cur.Reached)
       RunBlock(B);
   }
-  // A constructor leaves its class's tensor members as they are at its exit.
-  if (isa<CXXConstructorDecl>(Fn))
+  // A constructor leaves its class's tensor members as they are at its
+  // exit, and so does a method that follows its object's fields.
+  if (isa<CXXConstructorDecl>(Fn) || !ThisFields.empty())
     if (const Env &Exit = Out[G->getExit().getBlockID()]; Exit.Reached)
       for (const auto &[K, F] : Exit.Tensors)
         if (!K.Var && K.Field)

@@ -659,16 +659,10 @@ void FunctionAnalyzer::visitModuleMove(const CXXMemberCallExpr *MCE) {
 void FunctionAnalyzer::joinTupleReturn(const Expr *RV) {
   auto Elements =
       tupleElementTypes(Fn->getReturnType()) ? evalTuple(RV) : evalFields(RV);
-  if (!Elements || (ReturnsTuple && ReturnsTuple->size() != Elements->size())) {
+  // The first return gives the elements; each later one joins them.
+  ReturnsTuple = ReturnsTuple ? joinElements(ReturnsTuple, Elements) : Elements;
+  if (!ReturnsTuple)
     TupleReturnUnknown = true;
-    return;
-  }
-  if (!ReturnsTuple) {
-    ReturnsTuple = std::move(Elements);
-    return;
-  }
-  for (unsigned I = 0; I < Elements->size(); ++I)
-    (*ReturnsTuple)[I] = join((*ReturnsTuple)[I], (*Elements)[I]);
 }
 
 // Applies the effects of S and its subexpressions in evaluation order.
@@ -684,6 +678,10 @@ void FunctionAnalyzer::visit(const Stmt *S) {
   for (const Stmt *Child : S->children())
     visit(Child);
 
+  // A call met again in this block run keeps the facts it was followed
+  // with the first time; one met anew is followed anew.
+  if (const auto *CE = dyn_cast<CallExpr>(S); CE && !EffectsApplied.count(CE))
+    AppliedCalls.erase(CE);
   if (Recording)
     if (const auto *E = dyn_cast<Expr>(S))
       recordSites(E);
@@ -701,8 +699,13 @@ void FunctionAnalyzer::visit(const Stmt *S) {
     }
 
   if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(S)) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OCE->getDirectCallee());
+    // An assignment, whoever declares it: a user-declared one of a struct
+    // of tensors leaves its fields unknown (evalFields).
     if (OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2)
       assign(OCE->getArg(0), OCE->getArg(1));
+    else if (MD && OCE->getNumArgs() >= 1)
+      visitObjectMethod(OCE, MD, OCE->getArg(0));
     return;
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
@@ -714,6 +717,7 @@ void FunctionAnalyzer::visit(const Stmt *S) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
     if (!MD)
       return;
+    visitObjectMethod(MCE, MD, MCE->getImplicitObjectArgument());
     if (const ValueDecl *V = referencedVar(MCE->getImplicitObjectArgument());
         V && Api.isInputVector(
                  V->getType().getNonReferenceType().getUnqualifiedType())) {
@@ -723,6 +727,40 @@ void FunctionAnalyzer::visit(const Stmt *S) {
     if (Api.isModuleMove(MD))
       visitModuleMove(MCE);
     return;
+  }
+}
+
+void FunctionAnalyzer::visitObjectMethod(const CallExpr *CE,
+                                         const CXXMethodDecl *MD,
+                                         const Expr *Object) {
+  if (MD->isConst() || MD->isStatic() || Api.isApiFunction(MD))
+    return;
+  auto Fields = objectFields(Object);
+  if (Fields.empty() || !EffectsApplied.insert(CE).second)
+    return;
+  // The method the call runs is known when it is not virtual, or when its
+  // object is a variable held by value (its class is its declared one).
+  const ValueDecl *V = referencedVar(Object->IgnoreParenImpCasts());
+  const bool Dispatched =
+      MD->isVirtual() && !(V && !V->getType()->isReferenceType() &&
+                           !V->getType()->isPointerType());
+  const auto *Def = dyn_cast_or_null<CXXMethodDecl>(callee(CE));
+  const FunctionFacts *Facts = nullptr;
+  if (Def && !Dispatched &&
+      Def->getParent()->getCanonicalDecl() ==
+          Fields.front().first->getParent()->getCanonicalDecl() &&
+      followsFieldWrites(State, Def, Api)) {
+    bool Seeded = false;
+    Facts = follow(CE, Def, &Seeded);
+    AppliedCalls[CE] = {Facts, Seeded};
+  }
+  for (const auto &[F, K] : Fields) {
+    TensorFact After = TensorFact::unknown();
+    if (Facts && Facts->Complete)
+      for (const auto &[Member, Fact] : Facts->MemberExits)
+        if (Member == F)
+          After = inCallerTerms(Fact);
+    Cur.Tensors[K] = After;
   }
 }
 

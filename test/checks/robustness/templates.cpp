@@ -2,15 +2,15 @@
 
 // Templates: the dependent patterns are skipped, their instantiations and
 // generic lambdas' are analysed as the concrete code they are, and a site is
-// reported once for all instantiations. A member of a class template is
-// unknown, as every member is.
+// reported once for all instantiations. An object of a class template's
+// instance is followed across its methods, as any object is.
 #include <torch/torch.h>
 
 template <typename T> auto add_any(T a, T b) { return a + b; }
 // CHECK-MESSAGES: :[[@LINE-1]]:57: warning: 'operator+' combines tensors on different devices: 'a' is on cpu and 'b' is on cuda [tensor-mixed-device]
-// CHECK-MESSAGES: :[[@LINE+17]]:20: note: 'a' is on cpu: created here
-// CHECK-MESSAGES: :[[@LINE+16]]:38: note: 'b' is on cuda: created here
-// CHECK-MESSAGES: :[[@LINE+15]]:12: note: in the call to 'add_any' here
+// CHECK-MESSAGES: :[[@LINE+21]]:20: note: 'a' is on cpu: created here
+// CHECK-MESSAGES: :[[@LINE+20]]:38: note: 'b' is on cuda: created here
+// CHECK-MESSAGES: :[[@LINE+19]]:12: note: in the call to 'add_any' here
 template <typename Module> void run(Module &m, torch::Device device) {
   m->to(device);
   m->forward(torch::ones({1, 4}));
@@ -22,6 +22,10 @@ template <typename Module> void run(Module &m, torch::Device device) {
 template <typename T> struct Holder {
   T value;
   auto combine(torch::Tensor t) { return value + t; }
+  // CHECK-MESSAGES: :[[@LINE-1]]:48: warning: 'operator+' combines tensors on different devices: 'value' is on cpu and 't' is on cuda [tensor-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE+9]]:27: note: 'value' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE+9]]:13: note: 't' is on cuda: created here
+  // CHECK-MESSAGES: :[[@LINE+8]]:5: note: in the call to 'combine' here
 };
 
 void instantiate(torch::nn::Linear fc) {
@@ -30,6 +34,8 @@ void instantiate(torch::nn::Linear fc) {
   run(fc, torch::kCUDA);
   Holder<torch::Tensor> h{torch::ones({2})};
   h.combine(torch::ones({2}, torch::kCUDA));
+  Holder<torch::Tensor> g{torch::ones({2}, torch::kCUDA)};
+  g.combine(torch::ones({2}, torch::kCUDA));
   auto generic = [](auto a, auto b) { return a * b; };
   // CHECK-MESSAGES: :[[@LINE-1]]:48: warning: 'operator*' combines tensors on different devices: 'a' is on cpu and 'b' is on cuda [tensor-mixed-device]
   // CHECK-MESSAGES: :[[@LINE+3]]:11: note: 'a' is on cpu: created here

@@ -226,11 +226,41 @@ TEST_F(AnalysisTest, StructOfTensorsKeepsEachField) {
   TensorFact X = returns(std::string(Batch) +
                          "at::Tensor f() { B b = make(); return b.x; }");
   EXPECT_TRUE(X.Device.isCpu());
-  // A method of the struct may write its fields: not followed, unknown.
+  // A method of the struct writes its fields: followed, from what they
+  // held at the call.
   TensorFact Moved =
       returns(std::string(Batch) +
               "at::Tensor f() { B b = make(); b.to_cuda(); return b.x; }");
-  EXPECT_EQ(Moved.Device.Kind, FactKind::Unknown);
+  EXPECT_EQ(Moved.Device, DeviceFact::cuda());
+}
+
+TEST_F(AnalysisTest, ObjectFieldsFollowItsMethods) {
+  const char *Smoother =
+      "void enroll(void *);\n"
+      "class S { public: void reset() { s_ = torch::zeros({2}); }\n"
+      "  void to_cuda() { s_ = s_.cuda(); }\n"
+      "  void shared() { s_ = s_.cuda(); enroll(this); }\n"
+      "  at::Tensor get() const { return s_; }\n"
+      "private: at::Tensor s_; };\n";
+  TensorFact Reset =
+      returns(std::string(Smoother) +
+              "at::Tensor f() { S s; s.reset(); return s.get(); }");
+  EXPECT_TRUE(Reset.Device.isCpu());
+  TensorFact Moved = returns(
+      std::string(Smoother) +
+      "at::Tensor f() { S s; s.reset(); s.to_cuda(); return s.get(); }");
+  EXPECT_EQ(Moved.Device, DeviceFact::cuda());
+  // A method that hands out `this`: what the receiver does is not seen.
+  TensorFact Shared =
+      returns(std::string(Smoother) +
+              "at::Tensor f() { S s; s.reset(); s.shared(); return s.get(); }");
+  EXPECT_EQ(Shared.Device.Kind, FactKind::Unknown);
+  // Paths that disagree.
+  TensorFact Either =
+      returns(std::string(Smoother) +
+              "at::Tensor f(bool c) { S s; s.reset(); if (c) s.to_cuda(); "
+              "return s.get(); }");
+  EXPECT_EQ(Either.Device.Kind, FactKind::Unknown);
 }
 
 TEST_F(AnalysisTest, OptionsVariablesKeepTheirDevice) {

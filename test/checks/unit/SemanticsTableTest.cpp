@@ -172,6 +172,28 @@ TEST(AtenSemanticsTest, OverlayOnBuiltinSchemas) {
   const OpSchema *Sort = AtenSemantics::builtinSchema("sort", {true});
   ASSERT_TRUE(Sort);
   EXPECT_TRUE(AtenSemantics::withOverlay(Sort, {}).ValuesAndIndices);
+  EXPECT_EQ(AtenSemantics::withOverlay(Sort, {}).ReturnDTypes,
+            (llvm::SmallVector<ResultDType, 4>{ResultDType::Self,
+                                               ResultDType::Int64}));
+  // Several returns: each one's dtype by its name in the schema.
+  auto Eigh = OpSchema::parse("aten::linalg_eigh(Tensor A, str UPLO=\"L\") "
+                              "-> (Tensor eigenvalues, Tensor eigenvectors)");
+  ASSERT_TRUE(Eigh);
+  EXPECT_EQ(AtenSemantics::withOverlay(&*Eigh, {}).ReturnDTypes,
+            (llvm::SmallVector<ResultDType, 4>{ResultDType::Self,
+                                               ResultDType::Self}));
+  auto LuFactor = OpSchema::parse("aten::linalg_lu_factor(Tensor A, *, "
+                                  "bool pivot=True) -> (Tensor LU, Tensor "
+                                  "pivots)");
+  ASSERT_TRUE(LuFactor);
+  EXPECT_EQ(AtenSemantics::withOverlay(&*LuFactor, {}).ReturnDTypes,
+            (llvm::SmallVector<ResultDType, 4>{ResultDType::Self,
+                                               ResultDType::Unknown}));
+  // eig's results are complex for a real matrix, whatever their names.
+  auto Eig = OpSchema::parse("aten::linalg_eig(Tensor self) -> (Tensor "
+                             "eigenvalues, Tensor eigenvectors)");
+  ASSERT_TRUE(Eig);
+  EXPECT_TRUE(AtenSemantics::withOverlay(&*Eig, {}).ReturnDTypes.empty());
   // add with a number: the Scalar overload.
   const OpSchema *AddScalar =
       AtenSemantics::builtinSchema("add", {true, false});
