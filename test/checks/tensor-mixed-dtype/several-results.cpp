@@ -22,7 +22,7 @@ void eigenvectors_in_float64() {
 
 void q_of_a_float64_matrix() {
   auto a = torch::randn({6, 6}, torch::kFloat64);
-  auto [q, r] = torch::linalg::qr(a);
+  auto [q, r] = torch::linalg_qr(a);
   auto y = torch::randn({4, 6}).mm(q);
   // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: 'mm' does not promote dtypes: 'torch::randn({4, 6})' is float32 and 'q' is float64 [tensor-mixed-dtype]
   // CHECK-MESSAGES: :[[@LINE-2]]:12: note: 'torch::randn({4, 6})' is float32: created here
@@ -33,13 +33,13 @@ void q_of_a_float64_matrix() {
 
 void eigenvectors_of_a_float32_matrix() {
   auto cov = torch::randn({16, 16});
-  auto vectors = std::get<1>(torch::linalg::eigh(cov, "L"));
+  auto vectors = std::get<1>(torch::linalg_eigh(cov, "L"));
   auto projected = torch::randn({8, 16}).mm(vectors);
 }
 
 void eigenvectors_converted_back() {
   auto cov = torch::randn({16, 16}).to(torch::kDouble);
-  auto vectors = std::get<1>(torch::linalg::eigh(cov, "L")).to(torch::kFloat);
+  auto vectors = std::get<1>(torch::linalg_eigh(cov, "L")).to(torch::kFloat);
   auto projected = torch::randn({8, 16}).mm(vectors);
 }
 
