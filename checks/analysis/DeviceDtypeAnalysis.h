@@ -139,6 +139,13 @@ struct FunctionFacts {
   /// class whose tensor fields the analysis follows (tensorFields,
   /// Escapes.h): the facts of those fields at its exit.
   llvm::SmallVector<std::pair<const FieldDecl *, TensorFact>, 2> MemberExits;
+  /// The fact MemberExits holds for \p F; unknown when it holds none.
+  TensorFact memberExit(const FieldDecl *F) const {
+    for (const auto &[Member, Fact] : MemberExits)
+      if (Member == F)
+        return Fact;
+    return TensorFact::unknown();
+  }
   /// False when the analysis gave up (CFG not buildable, visit cap hit):
   /// then Sites is empty, and the checks stay silent.
   bool Complete = false;

@@ -445,10 +445,7 @@ TensorFact computeFixedTensor(Session &S, const FieldDecl *F,
       S.Members.Retry = true; // in progress, or nested too deeply
     if (!Analysed || !Analysed->Complete)
       return TensorFact::unknown();
-    TensorFact T = TensorFact::unknown();
-    for (const auto &[Field, Fact] : Analysed->MemberExits)
-      if (Field == F)
-        T = Fact;
+    TensorFact T = Analysed->memberExit(F);
     T.Device = inClassTerms(S, T.Device, Ctor, Api);
     if (T.Type.Kind == FactKind::Symbolic)
       T.Type = DTypeFact::unknown();

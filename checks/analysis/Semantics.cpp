@@ -1091,13 +1091,8 @@ FunctionAnalyzer::constructedFields(const CXXConstructExpr *CE,
   if (!F || !F->Complete)
     return std::nullopt;
   ElementFacts Out;
-  for (const FieldDecl *Field : Fields) {
-    TensorFact T = TensorFact::unknown();
-    for (const auto &[Member, Fact] : F->MemberExits)
-      if (Member == Field)
-        T = inCallerTerms(Fact);
-    Out.push_back(T);
-  }
+  for (const FieldDecl *Field : Fields)
+    Out.push_back(inCallerTerms(F->memberExit(Field)));
   return Out;
 }
 

@@ -754,14 +754,10 @@ void FunctionAnalyzer::visitObjectMethod(const CallExpr *CE,
     Facts = follow(CE, Def, &Seeded);
     AppliedCalls[CE] = {Facts, Seeded};
   }
-  for (const auto &[F, K] : Fields) {
-    TensorFact After = TensorFact::unknown();
-    if (Facts && Facts->Complete)
-      for (const auto &[Member, Fact] : Facts->MemberExits)
-        if (Member == F)
-          After = inCallerTerms(Fact);
-    Cur.Tensors[K] = After;
-  }
+  for (const auto &[F, K] : Fields)
+    Cur.Tensors[K] = Facts && Facts->Complete
+                         ? inCallerTerms(Facts->memberExit(F))
+                         : TensorFact::unknown();
 }
 
 void FunctionAnalyzer::forget(const VarDecl *VD) {
