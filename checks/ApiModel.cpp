@@ -126,6 +126,33 @@ bool listed(const llvm::StringLiteral (&Names)[N], llvm::StringRef Name) {
   return llvm::is_contained(Names, Name);
 }
 
+// The C++ API's namespaces that mirror Python's torch.linalg, torch.fft and
+// torch.special: `torch::linalg::eigh` calls ATen's `linalg_eigh`
+// (torch/linalg.h, torch/fft.h, torch/special.h), through a detail::
+// function of the same name.
+constexpr llvm::StringLiteral SubmoduleNamespaces[] = {"linalg", "fft",
+                                                       "special"};
+
+// The ATen op a function of such a namespace calls: its name with the
+// namespace's as a prefix (`linalg_` + `eigh`); empty for other functions.
+std::string submoduleOp(const FunctionDecl *FD) {
+  if (!FD->getIdentifier())
+    return {};
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent()) {
+    const auto *NS = dyn_cast<NamespaceDecl>(DC);
+    if (!NS || !NS->getIdentifier())
+      return {};
+    if (NS->getName() == "detail")
+      continue;
+    const auto *Parent = dyn_cast<NamespaceDecl>(NS->getDeclContext());
+    if (!listed(SubmoduleNamespaces, NS->getName()) || !Parent ||
+        !Parent->getIdentifier() || Parent->getName() != "torch")
+      return {};
+    return (NS->getName() + "_" + FD->getName()).str();
+  }
+  return {};
+}
+
 std::vector<std::string> parseList(llvm::StringRef Value) {
   std::vector<std::string> Result;
   llvm::SmallVector<llvm::StringRef, 8> Parts;
@@ -752,7 +779,13 @@ const CallSemantics *ApiModel::callSemantics(const FunctionDecl *FD) const {
   // nn::functional::cross_entropy calls cross_entropy_loss.
   if (Op == "cross_entropy")
     Op = "cross_entropy_loss";
-  return Semantics->byName(FD, Op, IsMethod, IsTensor);
+  // torch::linalg::eigh calls linalg_eigh.
+  const std::string Prefixed = submoduleOp(FD);
+  llvm::SmallVector<llvm::StringRef, 2> Ops;
+  if (!Prefixed.empty())
+    Ops.push_back(Prefixed);
+  Ops.push_back(Op);
+  return Semantics->byName(FD, Ops, IsMethod, IsTensor);
 }
 
 bool ApiModel::isModuleMove(const CXXMethodDecl *MD) const {

@@ -983,7 +983,8 @@ struct BuiltinTable {
 } // namespace
 
 const CallSemantics *
-AtenSemantics::byName(const FunctionDecl *FD, llvm::StringRef Op, bool IsMethod,
+AtenSemantics::byName(const FunctionDecl *FD,
+                      llvm::ArrayRef<llvm::StringRef> Ops, bool IsMethod,
                       llvm::function_ref<bool(QualType)> IsTensorType) {
   FD = FD->getCanonicalDecl();
   if (auto It = ByNameCache.find(FD); It != ByNameCache.end())
@@ -1003,15 +1004,18 @@ AtenSemantics::byName(const FunctionDecl *FD, llvm::StringRef Op, bool IsMethod,
     ++Droppable;
   }
   unsigned Covered = 0;
-  const OpSchema *S = builtinSchema(Op, Pattern, Droppable, &Covered);
+  const OpSchema *S = nullptr;
+  for (llvm::StringRef Candidate : Ops)
+    if ((S = builtinSchema(Candidate, Pattern, Droppable, &Covered)))
+      break;
   // A reverse scalar operator (`1. - t`, `2 * t`) has no op of its own
   // (Scalar, Tensor) shape: it is the element-wise op of (Tensor, Scalar),
   // whose device, dtype and rank rules do not depend on the order.
   bool Swapped = false;
   if (!S && !IsMethod && FD->isOverloadedOperator() && Pattern.size() == 2 &&
-      !Pattern[0] && Pattern[1]) {
+      !Pattern[0] && Pattern[1] && !Ops.empty()) {
     const bool Reversed[] = {true, false};
-    S = builtinSchema(Op, Reversed, 0, &Covered);
+    S = builtinSchema(Ops.front(), Reversed, 0, &Covered);
     Swapped = S && Covered == 2;
     if (!Swapped)
       S = nullptr;

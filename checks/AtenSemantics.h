@@ -147,10 +147,13 @@ public:
   const CallSemantics *of(const FunctionDecl *FD,
                           llvm::function_ref<bool(QualType)> IsTensorType);
 
-  /// The semantics of \p FD taken to be ATen's op \p Op, matched in the
-  /// built-in schemas by which of its arguments are tensors (\p IsMethod:
-  /// its object is `self`), for code that does not include LibTorch.
-  const CallSemantics *byName(const FunctionDecl *FD, llvm::StringRef Op,
+  /// The semantics of \p FD taken to be ATen's op of the first name in
+  /// \p Ops that matches, in the built-in schemas, by which of its
+  /// arguments are tensors (\p IsMethod: its object is `self`), for code
+  /// whose LibTorch bodies are not there to follow (tt's API, clangd's
+  /// preamble). Cached per declaration.
+  const CallSemantics *byName(const FunctionDecl *FD,
+                              llvm::ArrayRef<llvm::StringRef> Ops,
                               bool IsMethod,
                               llvm::function_ref<bool(QualType)> IsTensorType);
 

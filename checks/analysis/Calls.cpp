@@ -114,12 +114,11 @@ const FunctionFacts *FunctionAnalyzer::followWith(
       BindTensor(Key(P),
                  isTensorExpr(Arg) ? evalTensor(Arg) : TensorFact::unknown(),
                  "");
-    } else if (auto Fields = tensorFields(T, Api); !Fields.empty()) {
+    } else if (auto Slots = tensorSlots(T, Api); !Slots.empty()) {
       // A struct of tensors (a batch): each field where the caller has it.
       if (auto Facts = evalFields(Arg))
-        for (unsigned F = 0; F < Fields.size(); ++F)
-          BindTensor(Key(P, Fields[F]), (*Facts)[F],
-                     "." + Fields[F]->getNameAsString() + "=");
+        for (unsigned F = 0; F < Slots.size(); ++F)
+          BindTensor(Slots[F].of(P), (*Facts)[F], Slots[F].keyName());
     } else if (Api.isInputVector(T)) {
       // A std::vector of tensors: what the caller knows of all its
       // elements (evalElements), as a vector variable holds it.
@@ -168,12 +167,11 @@ const FunctionFacts *FunctionAnalyzer::followWith(
   // The tensor fields of that object, where this body follows them: the
   // method starts from what they hold here.
   if (Object && !ModuleCall)
-    for (const auto &[F, K] : objectFields(Object))
-      if (F->getParent()->getCanonicalDecl() ==
+    for (const auto &[Slot, K] : objectFields(Object))
+      if (Slot.Field->getParent()->getCanonicalDecl() ==
               Method->getParent()->getCanonicalDecl() &&
           (!K.Var || !ChangedVars.contains(K.Var)))
-        BindTensor(Key(nullptr, F), lookupTensor(K),
-                   ".this." + F->getNameAsString() + "=");
+        BindTensor(Slot.of(nullptr), lookupTensor(K), ".this" + Slot.keyName());
   // Its class, when the call fixes it, for the virtual calls the method
   // makes on `this` (userCallee). Not a module holder's, nor a
   // Sequential's whose first layer's forward this is.

@@ -22,6 +22,7 @@
 #define TENSOR_TIDY_CHECKS_ANALYSIS_DEVICEDTYPEANALYSIS_H
 
 #include "../ApiModel.h"
+#include "Environment.h"
 #include "Lattice.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
@@ -129,20 +130,22 @@ struct FunctionFacts {
   /// (`return std::make_tuple(h, c);`): the facts of its elements, joined
   /// over its returns; nullopt when it returns none or one is not known.
   /// For a struct with tensor fields (`return batch;`), the facts of those
-  /// fields in declaration order (tensorFields, Escapes.h).
+  /// slots in declaration order (tensorSlots, Escapes.h).
   std::optional<llvm::SmallVector<TensorFact, 4>> ReturnsTuple;
   /// The calls it makes that were followed in a context of their own, at
   /// the fixed point: a site in the callee may be provable only there.
   std::vector<FollowedCall> Calls;
   /// For a constructor: the facts of its class's tensor members that it
   /// sets (in its initialisers or its body), at its exit. For a method of a
-  /// class whose tensor fields the analysis follows (tensorFields,
-  /// Escapes.h): the facts of those fields at its exit.
-  llvm::SmallVector<std::pair<const FieldDecl *, TensorFact>, 2> MemberExits;
-  /// The fact MemberExits holds for \p F; unknown when it holds none.
-  TensorFact memberExit(const FieldDecl *F) const {
+  /// class whose tensor slots the analysis follows (tensorSlots,
+  /// Escapes.h): the facts of those slots at its exit. Keyed as `this`'s
+  /// (Key::Var null).
+  llvm::SmallVector<std::pair<analysis::Key, TensorFact>, 2> MemberExits;
+  /// The fact MemberExits holds for field \p F (element \p Element of a
+  /// tuple field); unknown when it holds none.
+  TensorFact memberExit(const FieldDecl *F, int Element = -1) const {
     for (const auto &[Member, Fact] : MemberExits)
-      if (Member == F)
+      if (Member.Field == F && Member.Element == Element)
         return Fact;
     return TensorFact::unknown();
   }

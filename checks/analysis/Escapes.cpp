@@ -24,6 +24,11 @@ unsigned objectArguments(const CallExpr *CE) {
              : 0;
 }
 
+bool copiesArguments(const FunctionDecl *FD) {
+  return isStdAnyOf(FD, {"make_tuple", "make_pair", "emplace_back", "emplace",
+                         "make_shared", "make_unique"});
+}
+
 namespace {
 
 bool mayChangeThis(Session &S, const CXXMethodDecl *MD, const ApiModel &Api);
@@ -46,14 +51,6 @@ bool isModuleCallee(const FunctionDecl *FD, const ApiModel &Api) {
   return MD->getOverloadedOperator() == OO_Call &&
          (Api.isModuleClass(MD->getParent()) ||
           Api.isModuleHolder(MD->getParent()));
-}
-
-// Standard functions that take forwarding references only to copy (or, for
-// an rvalue, move) their arguments into a new object: make_tuple(h, c) and
-// v.emplace_back(x) leave h, c and x as they were.
-bool copiesArguments(const FunctionDecl *FD) {
-  return isStdAnyOf(FD, {"make_tuple", "make_pair", "emplace_back", "emplace",
-                         "make_shared", "make_unique"});
 }
 
 // A module no other handle shares yet: what an API function returns by
@@ -306,7 +303,7 @@ public:
       else if (isa<CXXOperatorCallExpr>(CE) && CE->getNumArgs() >= 1)
         Object = CE->getArg(0);
       if (const ValueDecl *D = referencedVar(Object);
-          D && !tensorFields(D->getType().getNonReferenceType(), Api).empty()) {
+          D && !tensorSlots(D->getType().getNonReferenceType(), Api).empty()) {
         const auto *Def = dyn_cast_or_null<CXXMethodDecl>(userCallee(CE, Api));
         if (!Def || !followsFieldWrites(S, Def, Api) ||
             (MD->isVirtual() && D->getType()->isReferenceType()))
@@ -390,19 +387,22 @@ private:
   void escape(const Expr *E) {
     if (const ValueDecl *D = referencedVar(E))
       Out.Escaped.insert(D);
-    if (const auto *ME = dyn_cast_or_null<MemberExpr>(strip(E))) {
-      if (const ValueDecl *D = referencedVar(ME->getBase()))
+    // A member (`b.x`), a tuple's element (std::get<0>(state), and of a
+    // tuple member: std::get<0>(b.state), b.state.first), or a vector's
+    // (&v[0], f(v[0]) by non-const reference): the variable that holds it.
+    const Expr *Part = strip(E);
+    for (unsigned Depth = 0; Part && Depth < 4; ++Depth) {
+      if (const ValueDecl *D = elementContainer(Part))
         Out.Escaped.insert(D);
-      if (const ValueDecl *D = elementContainer(ME->getBase()))
+      if (auto Get = tupleGet(Part))
+        Part = strip(Get->second);
+      else if (const auto *ME = dyn_cast<MemberExpr>(Part))
+        Part = strip(ME->getBase());
+      else
+        break;
+      if (const ValueDecl *D = referencedVar(Part))
         Out.Escaped.insert(D);
     }
-    // &v[0], f(v[0]) by non-const reference: the vector's element; and
-    // likewise a tuple's, through std::get.
-    if (const ValueDecl *D = elementContainer(E))
-      Out.Escaped.insert(D);
-    if (auto Get = tupleGet(strip(E)))
-      if (const ValueDecl *D = referencedVar(Get->second))
-        Out.Escaped.insert(D);
     // `&*model`, `*model`: the handle behind the dereference.
     if (const ValueDecl *D = objectVar(E))
       Out.Escaped.insert(D);
@@ -506,11 +506,11 @@ public:
 
 private:
   // A method of the user's that may write the tensor fields of its object
-  // (a struct of tensors, tensorFields): any that is not const.
+  // (a struct of tensors, tensorSlots): any that is not const.
   bool writesFields(const CXXMethodDecl *MD, const Expr *Obj) const {
     return MD && Obj && !MD->isConst() && !MD->isStatic() &&
            !Api.isApiFunction(MD) &&
-           !tensorFields(Obj->getType().getNonReferenceType(), Api).empty();
+           !tensorSlots(Obj->getType().getNonReferenceType(), Api).empty();
   }
   void mark(const Expr *E) {
     E = strip(E);
@@ -687,9 +687,15 @@ bool reachesCallersVariable(QualType T, const ApiModel &Api) {
          T->isDependentType();
 }
 
-llvm::SmallVector<const FieldDecl *, 4> tensorFields(QualType T,
-                                                     const ApiModel &Api) {
-  llvm::SmallVector<const FieldDecl *, 4> Out;
+std::string TensorSlot::keyName() const {
+  std::string Name = "." + Field->getNameAsString();
+  if (Element >= 0)
+    Name += "." + std::to_string(Element);
+  return Name + "=";
+}
+
+llvm::SmallVector<TensorSlot, 4> tensorSlots(QualType T, const ApiModel &Api) {
+  llvm::SmallVector<TensorSlot, 4> Out;
   if (T.isNull() || T->isReferenceType() || T->isDependentType())
     return Out;
   const auto *RD = T->getAsCXXRecordDecl();
@@ -700,13 +706,33 @@ llvm::SmallVector<const FieldDecl *, 4> tensorFields(QualType T,
   if (SM.isInSystemHeader(SM.getExpansionLoc(RD->getLocation())) ||
       Api.isApiClass(RD) || Api.isModuleClass(RD) || tupleElementTypes(T))
     return Out;
-  for (const FieldDecl *F : RD->fields())
-    if (Api.isTensorValueType(F->getType().getUnqualifiedType())) {
+  auto IsTensor = [&](QualType FT) {
+    return Api.isTensorValueType(FT.getNonReferenceType().getUnqualifiedType());
+  };
+  for (const FieldDecl *F : RD->fields()) {
+    QualType FT = F->getType().getUnqualifiedType();
+    if (IsTensor(FT)) {
       if (F->isMutable())
         return {};
-      Out.push_back(F);
+      Out.push_back({F, -1});
+      continue;
     }
+    // A tuple of tensors by value: each element a slot of its own.
+    auto Types = FT->isReferenceType() ? std::nullopt : tupleElementTypes(FT);
+    if (!Types || Types->empty() || !llvm::all_of(*Types, IsTensor) ||
+        llvm::any_of(*Types, [](QualType E) { return E->isReferenceType(); }))
+      continue;
+    if (F->isMutable())
+      return {};
+    for (unsigned I = 0; I < Types->size(); ++I)
+      Out.push_back({F, static_cast<int>(I)});
+  }
   return Out;
+}
+
+bool isSlotField(QualType T, const FieldDecl *F, const ApiModel &Api) {
+  return llvm::any_of(tensorSlots(T, Api),
+                      [&](const TensorSlot &S) { return S.Field == F; });
 }
 
 bool rebindsParam(Session &S, const FunctionDecl *Def, const ParmVarDecl *Param,
@@ -904,8 +930,8 @@ bool followsFieldWrites(Session &S, const CXXMethodDecl *MD,
     return false;
   const CXXRecordDecl *C = MD->getParent();
   const ASTContext &Ctx = Def->getASTContext();
-  auto Fields = tensorFields(Ctx.getRecordType(C), Api);
-  if (Fields.empty())
+  auto Slots = tensorSlots(Ctx.getRecordType(C), Api);
+  if (Slots.empty())
     return false;
   EscapeState &E = S.Escapes;
   auto Key = std::make_pair(Def, Api.configurationKey());
@@ -918,8 +944,8 @@ bool followsFieldWrites(Session &S, const CXXMethodDecl *MD,
   ThisUses Uses;
   Uses.TraverseStmt(Def->getBody());
   bool Follows = !Uses.handsOut();
-  for (const FieldDecl *F : Fields)
-    Follows = Follows && !writesMemberOutOfSight(F, Def, Api);
+  for (const TensorSlot &Slot : Slots)
+    Follows = Follows && !writesMemberOutOfSight(Slot.Field, Def, Api);
   for (const CXXMethodDecl *Callee : Uses.Calls) {
     if (!Follows)
       break;

@@ -15,6 +15,7 @@
 #define TENSOR_TIDY_CHECKS_ANALYSIS_ESCAPES_H
 
 #include "../ApiModel.h"
+#include "Environment.h"
 #include "Exprs.h"
 #include "Session.h"
 #include "clang/AST/Expr.h"
@@ -28,6 +29,10 @@ namespace clang::tidy::tensor::analysis {
 /// assigns the parameters the saved tensors, on the device they were saved
 /// from).
 bool keepsArguments(const FunctionDecl *FD, const ApiModel &Api);
+/// Does \p FD, a standard function that takes forwarding references, only
+/// copy (or, for an rvalue, move) its arguments into a new object?
+/// make_tuple(h, c) and v.emplace_back(x) leave h, c and x as they were.
+bool copiesArguments(const FunctionDecl *FD);
 /// The number of a call's arguments before its callee's first parameter:
 /// 1 for a member operator (its object), else 0.
 unsigned objectArguments(const CallExpr *CE);
@@ -105,16 +110,35 @@ bool mayChangeCapture(Session &S, const CXXMethodDecl *CallOp,
 /// Tensor parameter rebinds the callee's own handle).
 bool reachesCallersVariable(QualType T, const ApiModel &Api);
 
-/// The tensor fields of \p T when it is a class of the user's that holds
-/// tensors by value (`struct Batch { torch::Tensor x, y; };`), in
-/// declaration order; empty for any other type: a reference, a tuple, a
-/// module, the tensor API's own classes (torch::data::Example), and a class
-/// with a mutable tensor field, which a const method may change.
-llvm::SmallVector<const FieldDecl *, 4> tensorFields(QualType T,
-                                                     const ApiModel &Api);
+/// One tensor a class holds by value: a Tensor field, or element \c Element
+/// of a field that is a std::tuple or std::pair of tensors (an LSTM's
+/// `(h, c)` state kept in a member).
+struct TensorSlot {
+  const FieldDecl *Field = nullptr;
+  int Element = -1; // -1: the field is a Tensor
+  /// Where the slot of \p Object's value is tracked (null: `this`).
+  Key of(const ValueDecl *Object) const { return Key(Object, Field, Element); }
+  /// `.x=` or `.state.1=`, for a calling-context key.
+  std::string keyName() const;
+  bool operator==(const TensorSlot &O) const {
+    return Field == O.Field && Element == O.Element;
+  }
+};
 
-/// Does every change the method \p MD may make to its object's tensor fields
-/// (tensorFields of its class) show in its body, so that the analysis
+/// The tensor slots of \p T when it is a class of the user's that holds
+/// tensors by value (`struct Batch { torch::Tensor x, y; };`, or a
+/// `std::tuple<Tensor, Tensor> hidden_;` member), in declaration order;
+/// empty for any other type: a reference, a tuple, a module, the tensor
+/// API's own classes (torch::data::Example), and a class with a mutable
+/// tensor field, which a const method may change.
+llvm::SmallVector<TensorSlot, 4> tensorSlots(QualType T, const ApiModel &Api);
+
+/// Whether the field \p F of an object of type \p T is followed by the
+/// analysis: one of its tensorSlots.
+bool isSlotField(QualType T, const FieldDecl *F, const ApiModel &Api);
+
+/// Does every change the method \p MD may make to its object's tensor slots
+/// (tensorSlots of its class) show in its body, so that the analysis
 /// follows it (FunctionFacts::MemberExits)? Those are assignments outside
 /// lambdas, in-place ops of the tensor API, and calls on `this` of methods
 /// of the same class of which this holds too. False when `this` is used

@@ -83,7 +83,15 @@ private:
   /// The facts of a std::tuple or std::pair value's elements (tensors; other
   /// elements unknown), or nullopt when not known.
   std::optional<llvm::SmallVector<TensorFact, 4>> evalTuple(const Expr *E);
-  /// The facts of the tensor fields (tensorFields) of the struct value
+  /// Where the std::tuple or std::pair \p Tuple is tracked, element by
+  /// element: a variable, or a tuple field the analysis follows (of `this`
+  /// in ThisFields or a constructor, of a variable in its class's
+  /// tensorSlots). Nullopt otherwise.
+  std::optional<Key> tupleLocation(const Expr *Tuple) const;
+  /// Element \p Element of tupleLocation(\p Tuple).
+  std::optional<Key> tupleElementLocation(const Expr *Tuple,
+                                          unsigned Element) const;
+  /// The facts of the tensor slots (tensorSlots) of the struct value
   /// \p E, in their order, or nullopt when not known: a variable, a
   /// braced initialiser, a copy, or what a user function returns.
   std::optional<llvm::SmallVector<TensorFact, 4>> evalFields(const Expr *E);
@@ -129,23 +137,23 @@ private:
                     const Expr *&Input) const;
   const Expr *unwrapArgument(const Expr *E) const;
   const Expr *unboxed(const Expr *E) const;
-  /// The tensor fields of the object a method is called on (\p Object)
+  /// The tensor slots of the object a method is called on (\p Object)
   /// where this body follows them, with the keys that hold them: a
-  /// variable's (a struct of tensors, tensorFields), or `this`'s in a
+  /// variable's (a struct of tensors, tensorSlots), or `this`'s in a
   /// method of a class whose fields are followed (ThisFields). Empty
   /// otherwise.
-  llvm::SmallVector<std::pair<const FieldDecl *, Key>, 4>
+  llvm::SmallVector<std::pair<TensorSlot, Key>, 4>
   objectFields(const Expr *Object) const;
   /// A fact a callee computed, as this body can use it: a symbol that names
   /// a variable of another function (a callee's Device parameter the call
   /// did not bind) means nothing here, and is unknown.
   TensorFact inCallerTerms(TensorFact F) const;
-  /// `Pca p(4);`: the tensor fields \p Fields as the user's constructor
+  /// `Pca p(4);`: the tensor slots \p Slots as the user's constructor
   /// leaves them (its MemberExits, followed with the arguments); one it
   /// does not set is unknown. Nullopt when it cannot be analysed.
   std::optional<ElementFacts>
   constructedFields(const CXXConstructExpr *CE,
-                    llvm::ArrayRef<const FieldDecl *> Fields);
+                    llvm::ArrayRef<TensorSlot> Slots);
   // Inside a constructor of the member's class, the member is being set up:
   // what the class guarantees holds only once it is constructed.
   bool inConstructorOf(const FieldDecl *F) const {
@@ -203,6 +211,9 @@ private:
                          const Expr *Object);
   void assign(const Expr *LHS, const Expr *RHS);
   void assignTensor(const Expr *LHS, const TensorFact &F);
+  /// The \p Size elements tracked at \p K (a tuple variable or field) get
+  /// what the tuple \p RHS holds (evalTuple); unknown where not known.
+  void assignTuple(const Key &K, size_t Size, const Expr *RHS);
   void declare(const VarDecl *VD);
   void recordSites(const Expr *E);
   /// In a forward() followed from its module's call (Seed->ThisJudged),
@@ -236,10 +247,12 @@ private:
   std::optional<llvm::SmallVector<TensorFact, 4>> ReturnsTuple;
   bool TupleReturnUnknown = false; // a return whose elements are not known
   BodyFacts Body;
-  /// In a method (or constructor) of a class whose tensor fields the
-  /// analysis follows (tensorFields): those fields, tracked at
-  /// Key(nullptr, F) as a constructor tracks its members.
-  llvm::SmallVector<const FieldDecl *, 4> ThisFields;
+  /// In a method (or constructor) of a class whose tensor slots the
+  /// analysis follows (tensorSlots): those slots, tracked at
+  /// Key(nullptr, F, Element) as a constructor tracks its members.
+  llvm::SmallVector<TensorSlot, 4> ThisFields;
+  /// Whether \p F is a field of ThisFields.
+  bool isThisField(const FieldDecl *F) const;
   /// The calls whose effect on their object was applied in this run of
   /// the current block (visitObjectMethod), and what following them gave
   /// before the effect (the callee's facts, and whether seeded): the call's

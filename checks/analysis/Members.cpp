@@ -93,7 +93,7 @@ public:
   }
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
-    if (!FD || isa<CXXMemberCallExpr>(CE))
+    if (!FD)
       return true;
     // Dereferencing the handle (model_->, *model_) changes nothing.
     if (isDerefCall(CE)) {
@@ -101,7 +101,14 @@ public:
         Kept.insert(ME);
       return true;
     }
-    bool IsApi = keepsArguments(FD, Api);
+    // The arguments of a method call (its object is VisitCXXMemberCallExpr's)
+    // are judged as a function's: `other.fill(h_)` may write h_ through a
+    // non-const reference; make_tuple(h_, c_) copies them.
+    // std::get<I>(hidden_) only names an element; what is done with it is
+    // judged where it is used (mine() sees through it).
+    if (tupleGet(CE))
+      return true;
+    bool IsApi = keepsArguments(FD, Api) || copiesArguments(FD);
     unsigned Offset = objectArguments(CE);
     // `block = Block()`: the assignment is an assignment (below), whoever
     // declares the operator, as a TORCH_MODULE holder of the user's does.
@@ -173,8 +180,26 @@ private:
              !T.getNonReferenceType().isConstQualified()) ||
             (T->isPointerType() && !T->getPointeeType().isConstQualified()));
   }
+  // The member itself, or an element of it when it is a tuple
+  // (`std::get<0>(hidden_)`, `state_.first`): a write to the element is
+  // one to the member.
   const MemberExpr *mine(const Expr *E) const {
-    const MemberExpr *ME = thisMemberExpr(throughDeref(E));
+    for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
+      E = throughDeref(E);
+      if (auto Get = tupleGet(E)) {
+        E = Get->second;
+        continue;
+      }
+      if (const auto *Pair = dyn_cast<MemberExpr>(E);
+          Pair && !Pair->isArrow() &&
+          isStdAnyOf(Pair->getMemberDecl(), {"first", "second"}) &&
+          tupleElementTypes(Pair->getBase()->getType())) {
+        E = Pair->getBase();
+        continue;
+      }
+      break;
+    }
+    const MemberExpr *ME = thisMemberExpr(E);
     return ME && ME->getMemberDecl() == F ? ME : nullptr;
   }
   const FieldDecl *F;

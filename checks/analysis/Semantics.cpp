@@ -886,27 +886,46 @@ std::optional<Key> FunctionAnalyzer::tensorLocation(const Expr *E) const {
       // A tensor member of the class a constructor is setting up, or one
       // this method follows.
       if (FD && isa<CXXThisExpr>(strip(ME->getBase())) &&
-          (inConstructorOf(FD) || llvm::is_contained(ThisFields, FD)))
+          (inConstructorOf(FD) || isThisField(FD)))
         return Key(nullptr, FD);
-      const ValueDecl *Base = referencedVar(ME->getBase());
-      if (!FD || !Base || ME->isArrow())
+      if (!FD || ME->isArrow())
         return std::nullopt;
-      Base = resolveAlias(Base);
       // pair.first and pair.second are std::get<0> and std::get<1>.
-      if (tupleElementTypes(Base->getType()) &&
-          isStdAnyOf(FD, {"first", "second"}))
-        return Key(Base, nullptr, isStd(FD, "first") ? 0 : 1);
-      return Key(Base, FD);
-    }
-    if (auto Get = tupleGet(E)) {
-      const ValueDecl *Base = referencedVar(Get->second);
+      if (isStdAnyOf(FD, {"first", "second"}) &&
+          tupleElementTypes(ME->getBase()->getType()))
+        return tupleElementLocation(ME->getBase(), isStd(FD, "first") ? 0 : 1);
+      const ValueDecl *Base = referencedVar(ME->getBase());
       if (!Base)
         return std::nullopt;
-      return Key(resolveAlias(Base), nullptr, static_cast<int>(Get->first));
+      return Key(resolveAlias(Base), FD);
     }
+    if (auto Get = tupleGet(E))
+      return tupleElementLocation(Get->second, Get->first);
     return std::nullopt;
   }
   return std::nullopt;
+}
+
+std::optional<Key>
+FunctionAnalyzer::tupleElementLocation(const Expr *Tuple,
+                                       unsigned Element) const {
+  std::optional<Key> K = tupleLocation(Tuple);
+  if (!K)
+    return std::nullopt;
+  K->Element = static_cast<int>(Element);
+  return K;
+}
+
+std::optional<Key> FunctionAnalyzer::tupleLocation(const Expr *Tuple) const {
+  std::optional<Key> K = tensorLocation(Tuple);
+  if (!K || K->Element >= 0)
+    return std::nullopt;
+  // A tuple field: tracked for `this` where its slots are (ThisFields, or
+  // any member in a constructor), for a variable where its class's are.
+  if (K->Field && K->Var &&
+      !isSlotField(K->Var->getType().getNonReferenceType(), K->Field, Api))
+    return std::nullopt;
+  return K;
 }
 
 const ValueDecl *FunctionAnalyzer::containerOf(const Expr *E) const {
@@ -987,12 +1006,12 @@ FunctionAnalyzer::evalTuple(const Expr *E) {
       Out.push_back(isTensorExpr(A) ? evalTensor(A) : TensorFact::unknown());
     return Out;
   };
-  if (std::optional<Key> K = tensorLocation(E);
-      K && !K->Field && K->Element < 0) {
-    if (isEscaped(K->Var))
+  // A variable, or a tuple field the analysis follows (tensorSlots).
+  if (std::optional<Key> K = tupleLocation(E)) {
+    if (K->Var && isEscaped(resolveAlias(K->Var)))
       return std::nullopt;
     for (unsigned I = 0; I < Types->size(); ++I)
-      Out.push_back(lookupTensor(Key(K->Var, nullptr, static_cast<int>(I))));
+      Out.push_back(lookupTensor(Key(K->Var, K->Field, static_cast<int>(I))));
     return Out;
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
@@ -1080,7 +1099,7 @@ FunctionAnalyzer::evalTuple(const Expr *E) {
 
 std::optional<ElementFacts>
 FunctionAnalyzer::constructedFields(const CXXConstructExpr *CE,
-                                    llvm::ArrayRef<const FieldDecl *> Fields) {
+                                    llvm::ArrayRef<TensorSlot> Slots) {
   const FunctionDecl *Def = nullptr;
   const CXXConstructorDecl *Ctor = CE->getConstructor();
   if (!Ctor->isUserProvided() || !Ctor->hasBody(Def) || !Def)
@@ -1091,8 +1110,8 @@ FunctionAnalyzer::constructedFields(const CXXConstructExpr *CE,
   if (!F || !F->Complete)
     return std::nullopt;
   ElementFacts Out;
-  for (const FieldDecl *Field : Fields)
-    Out.push_back(inCallerTerms(F->memberExit(Field)));
+  for (const TensorSlot &Slot : Slots)
+    Out.push_back(inCallerTerms(F->memberExit(Slot.Field, Slot.Element)));
   return Out;
 }
 
@@ -1114,15 +1133,20 @@ TensorFact FunctionAnalyzer::inCallerTerms(TensorFact F) const {
   return F;
 }
 
-llvm::SmallVector<std::pair<const FieldDecl *, Key>, 4>
+bool FunctionAnalyzer::isThisField(const FieldDecl *F) const {
+  return llvm::any_of(ThisFields,
+                      [&](const TensorSlot &S) { return S.Field == F; });
+}
+
+llvm::SmallVector<std::pair<TensorSlot, Key>, 4>
 FunctionAnalyzer::objectFields(const Expr *Object) const {
-  llvm::SmallVector<std::pair<const FieldDecl *, Key>, 4> Out;
+  llvm::SmallVector<std::pair<TensorSlot, Key>, 4> Out;
   if (!Object)
     return Out;
   const Expr *O = Object->IgnoreParenImpCasts();
   if (isa<CXXThisExpr>(O)) {
-    for (const FieldDecl *F : ThisFields)
-      Out.push_back({F, Key(nullptr, F)});
+    for (const TensorSlot &Slot : ThisFields)
+      Out.push_back({Slot, Slot.of(nullptr)});
     return Out;
   }
   // A local variable or parameter: code elsewhere may change a global or
@@ -1132,8 +1156,8 @@ FunctionAnalyzer::objectFields(const Expr *Object) const {
     return Out;
   QualType T = V->getType().getNonReferenceType();
   const ValueDecl *Held = resolveAlias(V);
-  for (const FieldDecl *F : tensorFields(T, Api))
-    Out.push_back({F, Key(Held, F)});
+  for (const TensorSlot &Slot : tensorSlots(T, Api))
+    Out.push_back({Slot, Slot.of(Held)});
   return Out;
 }
 
@@ -1142,8 +1166,8 @@ FunctionAnalyzer::evalFields(const Expr *E) {
   E = strip(E);
   if (!E || E->containsErrors() || E->isTypeDependent())
     return std::nullopt;
-  auto Fields = tensorFields(E->getType(), Api);
-  if (Fields.empty())
+  auto Slots = tensorSlots(E->getType(), Api);
+  if (Slots.empty())
     return std::nullopt;
   // A copy the class writes itself may do anything to the fields (move
   // them, say); only the implicit member-wise copies keep them.
@@ -1158,19 +1182,27 @@ FunctionAnalyzer::evalFields(const Expr *E) {
       K && K->Var && !K->Field && K->Element < 0) {
     if (isEscaped(resolveAlias(K->Var)))
       return std::nullopt;
-    for (const FieldDecl *F : Fields)
-      Out.push_back(lookupTensor(Key(K->Var, F)));
+    for (const TensorSlot &Slot : Slots)
+      Out.push_back(lookupTensor(Slot.of(K->Var)));
     return Out;
   }
   // Batch{x, y}: the semantic form has one initialiser per field.
   if (const auto *IL = dyn_cast<InitListExpr>(E)) {
     if (IL->isSemanticForm())
-      for (const FieldDecl *F : Fields) {
-        const Expr *Init = F->getFieldIndex() < IL->getNumInits()
-                               ? IL->getInit(F->getFieldIndex())
-                               : nullptr;
-        Out.push_back(Init && isTensorExpr(Init) ? evalTensor(Init)
-                                                 : TensorFact::unknown());
+      for (const TensorSlot &Slot : Slots) {
+        unsigned Index = Slot.Field->getFieldIndex();
+        const Expr *Init =
+            Index < IL->getNumInits() ? IL->getInit(Index) : nullptr;
+        if (Slot.Element < 0) {
+          Out.push_back(Init && isTensorExpr(Init) ? evalTensor(Init)
+                                                   : TensorFact::unknown());
+          continue;
+        }
+        auto Elements = Init ? evalTuple(Init) : std::nullopt;
+        Out.push_back(Elements && static_cast<unsigned>(Slot.Element) <
+                                      Elements->size()
+                          ? (*Elements)[Slot.Element]
+                          : TensorFact::unknown());
       }
     return IL->isSemanticForm() ? std::optional(Out) : std::nullopt;
   }
@@ -1179,7 +1211,7 @@ FunctionAnalyzer::evalFields(const Expr *E) {
                         evalFields(CO->getFalseExpr()));
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     if (!CE->getConstructor()->isCopyOrMoveConstructor())
-      return constructedFields(CE, Fields);
+      return constructedFields(CE, Slots);
     auto Args = writtenArgs(CE);
     return Args.size() == 1 ? evalFields(Args[0]) : std::nullopt;
   }
@@ -1188,7 +1220,7 @@ FunctionAnalyzer::evalFields(const Expr *E) {
     if (const FunctionDecl *Def = callee(Call)) {
       const FunctionFacts *F = follow(Call, Def);
       if (F && F->Complete && F->ReturnsTuple &&
-          F->ReturnsTuple->size() == Fields.size())
+          F->ReturnsTuple->size() == Slots.size())
         return *F->ReturnsTuple;
     }
   return std::nullopt;

@@ -40,7 +40,7 @@ FunctionFacts FunctionAnalyzer::run() {
   Body = scanBody(State, Fn, Api);
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Fn);
       MD && !MD->isStatic() && !MD->getParent()->isLambda())
-    ThisFields = tensorFields(Ctx.getRecordType(MD->getParent()), Api);
+    ThisFields = tensorSlots(Ctx.getRecordType(MD->getParent()), Api);
 
   // Parameters: tensors and modules unknown, devices and dtypes symbolic.
   Env Entry;
@@ -57,9 +57,11 @@ FunctionFacts FunctionAnalyzer::run() {
   // A method's object: its tensor fields hold what the caller bound, or
   // else what the class keeps in them (fixedTensorMember).
   if (!isa<CXXConstructorDecl>(Fn))
-    for (const FieldDecl *F : ThisFields)
-      if (!Entry.Tensors.count(Key(nullptr, F)))
-        Entry.Tensors[Key(nullptr, F)] = fixedTensorMember(State, F, Api);
+    for (const TensorSlot &Slot : ThisFields)
+      if (!Entry.Tensors.count(Slot.of(nullptr)))
+        Entry.Tensors[Slot.of(nullptr)] =
+            Slot.Element < 0 ? fixedTensorMember(State, Slot.Field, Api)
+                             : TensorFact::unknown();
 
   std::vector<Env> Out(G->getNumBlockIDs());
   std::vector<unsigned> Visits(G->getNumBlockIDs(), 0);
@@ -177,7 +179,7 @@ FunctionFacts FunctionAnalyzer::run() {
     if (const Env &Exit = Out[G->getExit().getBlockID()]; Exit.Reached)
       for (const auto &[K, F] : Exit.Tensors)
         if (!K.Var && K.Field)
-          Result.MemberExits.push_back({K.Field, F});
+          Result.MemberExits.push_back({K, F});
   Result.Sites = std::move(Sites);
   Result.Calls = std::move(Calls);
   Result.Returns = Returns;

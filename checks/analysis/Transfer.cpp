@@ -73,10 +73,10 @@ void FunctionAnalyzer::declare(const VarDecl *VD) {
       Cur.Tensors[Key(VD, nullptr, static_cast<int>(I))] =
           Elements && I < Elements->size() ? (*Elements)[I]
                                            : TensorFact::unknown();
-  } else if (auto Fields = tensorFields(T, Api); !Fields.empty()) {
+  } else if (auto Slots = tensorSlots(T, Api); !Slots.empty()) {
     auto Facts = Init ? evalFields(Init) : std::nullopt;
-    for (unsigned I = 0; I < Fields.size(); ++I)
-      Cur.Tensors[Key(VD, Fields[I])] =
+    for (unsigned I = 0; I < Slots.size(); ++I)
+      Cur.Tensors[Slots[I].of(VD)] =
           Facts ? (*Facts)[I] : TensorFact::unknown();
   } else if (isOptionsLike(Api, T)) {
     Cur.Options[VD] = Init ? evalOptions(Init) : OptionsFact();
@@ -141,6 +141,14 @@ void FunctionAnalyzer::recordRegisteredCopy(const FieldDecl *Member,
   Sites.push_back(std::move(S));
 }
 
+void FunctionAnalyzer::assignTuple(const Key &K, size_t Size, const Expr *RHS) {
+  auto Elements = evalTuple(RHS);
+  for (unsigned I = 0; I < Size; ++I)
+    Cur.Tensors[Key(K.Var, K.Field, static_cast<int>(I))] =
+        Elements && I < Elements->size() ? (*Elements)[I]
+                                         : TensorFact::unknown();
+}
+
 void FunctionAnalyzer::assign(const Expr *LHS, const Expr *RHS) {
   LHS = strip(LHS);
   recordRegisteredCopy(thisMember(LHS), RHS);
@@ -159,6 +167,12 @@ void FunctionAnalyzer::assign(const Expr *LHS, const Expr *RHS) {
                             : TensorFact::unknown());
     return;
   }
+  // `hidden_ = std::make_tuple(h, c)`: a tuple field the analysis follows.
+  if (auto Types = tupleElementTypes(T))
+    if (std::optional<Key> K = tupleLocation(LHS); K && K->Field) {
+      assignTuple(*K, Types->size(), RHS);
+      return;
+    }
   const ValueDecl *D = referencedVar(LHS);
   if (!D)
     return;
@@ -167,17 +181,12 @@ void FunctionAnalyzer::assign(const Expr *LHS, const Expr *RHS) {
     Cur.Modules[D] = evalModule(RHS);
   else if (Api.isInputVector(T))
     Cur.Tensors[Key(D)] = evalElements(RHS);
-  else if (auto Types = tupleElementTypes(T)) {
-    auto Elements = evalTuple(RHS);
-    for (unsigned I = 0; I < Types->size(); ++I)
-      Cur.Tensors[Key(D, nullptr, static_cast<int>(I))] =
-          Elements && I < Elements->size() ? (*Elements)[I]
-                                           : TensorFact::unknown();
-  } else if (auto Fields = tensorFields(T, Api); !Fields.empty()) {
+  else if (auto Types = tupleElementTypes(T))
+    assignTuple(Key(D), Types->size(), RHS);
+  else if (auto Slots = tensorSlots(T, Api); !Slots.empty()) {
     auto Facts = evalFields(RHS);
-    for (unsigned I = 0; I < Fields.size(); ++I)
-      Cur.Tensors[Key(D, Fields[I])] =
-          Facts ? (*Facts)[I] : TensorFact::unknown();
+    for (unsigned I = 0; I < Slots.size(); ++I)
+      Cur.Tensors[Slots[I].of(D)] = Facts ? (*Facts)[I] : TensorFact::unknown();
   } else if (isOptionsLike(Api, T))
     Cur.Options[D] = evalOptions(RHS);
   else if (isDeviceLike(Api, T))
@@ -694,7 +703,7 @@ void FunctionAnalyzer::visit(const Stmt *S) {
       else if (RV && Api.isModuleHandleType(Fn->getReturnType()))
         ReturnsModule = join(ReturnsModule, evalModule(RV));
       else if (RV && (tupleElementTypes(Fn->getReturnType()) ||
-                      !tensorFields(Fn->getReturnType(), Api).empty()))
+                      !tensorSlots(Fn->getReturnType(), Api).empty()))
         joinTupleReturn(RV);
     }
 
@@ -748,16 +757,17 @@ void FunctionAnalyzer::visitObjectMethod(const CallExpr *CE,
   const FunctionFacts *Facts = nullptr;
   if (Def && !Dispatched &&
       Def->getParent()->getCanonicalDecl() ==
-          Fields.front().first->getParent()->getCanonicalDecl() &&
+          Fields.front().first.Field->getParent()->getCanonicalDecl() &&
       followsFieldWrites(State, Def, Api)) {
     bool Seeded = false;
     Facts = follow(CE, Def, &Seeded);
     AppliedCalls[CE] = {Facts, Seeded};
   }
-  for (const auto &[F, K] : Fields)
-    Cur.Tensors[K] = Facts && Facts->Complete
-                         ? inCallerTerms(Facts->memberExit(F))
-                         : TensorFact::unknown();
+  for (const auto &[Slot, K] : Fields)
+    Cur.Tensors[K] =
+        Facts && Facts->Complete
+            ? inCallerTerms(Facts->memberExit(Slot.Field, Slot.Element))
+            : TensorFact::unknown();
 }
 
 void FunctionAnalyzer::forget(const VarDecl *VD) {
@@ -782,12 +792,21 @@ void FunctionAnalyzer::forget(const VarDecl *VD) {
 void FunctionAnalyzer::initialize(const CXXCtorInitializer *Init) {
   const FieldDecl *F = Init->getMember();
   const Expr *E = Init->getInit();
-  if (!F || !E || !Api.isTensorValueType(F->getType().getUnqualifiedType()))
+  if (!F || !E)
+    return;
+  const bool IsTensor =
+      Api.isTensorValueType(F->getType().getUnqualifiedType());
+  auto Types = IsTensor ? std::nullopt : tupleElementTypes(F->getType());
+  if (!IsTensor && !Types)
     return;
   // A default member initialiser (`torch::Tensor mean_ = ...;`).
   if (const auto *Default = dyn_cast<CXXDefaultInitExpr>(strip(E)))
     E = Default->getExpr();
   visit(E);
+  if (Types) { // `hidden_(std::make_tuple(h, c))`
+    assignTuple(Key(nullptr, F), Types->size(), E);
+    return;
+  }
   recordRegisteredCopy(F, E);
   Cur.Tensors[Key(nullptr, F)] = evalTensor(E);
 }
