@@ -285,6 +285,10 @@ bool ApiModel::isScalarTypeEnum(const EnumDecl *ED) const {
   return ED && nameListed(ED, {"::c10::ScalarType", "::tt::ScalarType"});
 }
 
+bool ApiModel::isTypeMetaClass(const CXXRecordDecl *RD) const {
+  return RD && nameListed(RD, {"::caffe2::TypeMeta"});
+}
+
 bool ApiModel::isTensorOptionsClass(const CXXRecordDecl *RD) const {
   return RD && nameListed(RD, {"::c10::TensorOptions", "::tt::TensorOptions"});
 }

@@ -65,6 +65,9 @@ public:
   bool isDeviceTypeEnum(const EnumDecl *ED) const;
   /// c10::ScalarType / tt::ScalarType (kFloat, kHalf, ...).
   bool isScalarTypeEnum(const EnumDecl *ED) const;
+  /// caffe2::TypeMeta, what Tensor::dtype() returns in LibTorch: a dtype
+  /// (Tensor::to(TypeMeta) converts to it).
+  bool isTypeMetaClass(const CXXRecordDecl *RD) const;
   /// c10::TensorOptions / tt::TensorOptions.
   bool isTensorOptionsClass(const CXXRecordDecl *RD) const;
   /// c10::IValue, the boxed value TorchScript modules take and return

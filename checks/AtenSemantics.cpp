@@ -99,8 +99,8 @@ constexpr llvm::StringLiteral BoolResult[] = {
     "isneginf",    "isreal",      "logical_and", "logical_or",
     "logical_xor", "logical_not", "signbit",     "isin"};
 constexpr llvm::StringLiteral Int64Result[] = {
-    "argmax",       "argmin",    "argsort",     "argwhere",     "nonzero",
-    "searchsorted", "bucketize", "multinomial", "count_nonzero"};
+    "argmax",       "argmin",    "argsort",     "argwhere",      "nonzero",
+    "searchsorted", "bucketize", "multinomial", "count_nonzero", "one_hot"};
 // The returns of ops of several results that have their first tensor's
 // dtype, by the names the schemas give them: the values of the (values,
 // indices) ops, linalg's decompositions of a real matrix (eigh, qr, svd,
@@ -234,6 +234,20 @@ constexpr llvm::StringLiteral NonPromotingOps[] = {"mm",
                                                    "conv_transpose3d",
                                                    "convolution",
                                                    "_convolution"};
+
+// Arithmetic whose in-place form casts the promoted result to its object's
+// dtype and throws when it cannot (c10::canCast). Not fill, masked_fill,
+// copy_ or the comparisons, which convert what they write.
+constexpr llvm::StringLiteral PromotingArithmetic[] = {
+    "add",          "sub",   "mul",       "div",     "true_divide",
+    "floor_divide", "rsub",  "remainder", "fmod",    "pow",
+    "atan2",        "hypot", "lerp",      "addcmul", "addcdiv"};
+
+// Reductions whose result dtype ATen infers only from a floating (or
+// complex) input, unless dtype= is given (ReduceOps.cpp,
+// get_dtype_from_self / mean's "could not infer output dtype").
+constexpr llvm::StringLiteral FloatingInputReductions[] = {
+    "mean", "nanmean", "std", "var", "std_mean", "var_mean"};
 
 // The number of dimensions of results.
 constexpr llvm::StringLiteral PointwiseOps[] = {
@@ -684,6 +698,9 @@ AtenSemantics::withOverlay(const OpSchema *Op,
   S.DTypeRule = dtypeRule(*Op);
   S.RankRule = rankRule(*Op);
   S.NonPromoting = listed(NonPromotingOps, Op->baseName());
+  S.InPlacePromoted =
+      Op->isInPlace() && listed(PromotingArithmetic, Op->baseName());
+  S.NeedsFloatingInput = listed(FloatingInputReductions, Op->baseName());
   S.ValuesAndIndices = Op->Returns.size() == 2 &&
                        Op->Returns[1].Name == "indices" &&
                        Op->Returns[0].Ty == OpSchema::Type::Tensor;
@@ -933,6 +950,8 @@ AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
       Result->ValuesAndIndices = Inner[0]->ValuesAndIndices;
       Result->ReturnDTypes = Inner[0]->ReturnDTypes;
       Result->NonPromoting = Inner[0]->NonPromoting;
+      Result->InPlacePromoted = Inner[0]->InPlacePromoted;
+      Result->NeedsFloatingInput = Inner[0]->NeedsFloatingInput;
     }
   }
   // The wrapper's first two device tensors meet in a non-promoting op.

@@ -101,6 +101,12 @@ struct CallSemantics {
   /// Two floating dtypes among its device tensors are an error, not a
   /// promotion ("expected mat1 and mat2 to have the same dtype").
   bool NonPromoting = false;
+  /// An in-place arithmetic op (add_, mul_, div_, `x /= 255.0`): ATen
+  /// computes the promoted dtype of its operands, as the out-of-place op
+  /// would, and throws unless it can be cast to its object's
+  /// (TensorIteratorBase::compute_types: "result type Float can't be cast
+  /// to the desired output type Byte").
+  bool InPlacePromoted = false;
   /// Returns several tensors, values then int64 indices (max(dim), sort).
   bool ValuesAndIndices = false;
   /// For an op that returns several tensors: each one's dtype, read from
@@ -119,6 +125,10 @@ struct CallSemantics {
   /// The index may be int32 as well as int64 (index_select, index_add,
   /// embedding); otherwise only int64.
   bool IndicesInt32 = false;
+  /// A reduction that infers its result's dtype from a floating input only
+  /// (mean, std, var): given an integer or bool tensor and no dtype=, ATen
+  /// throws "mean(): could not infer output dtype".
+  bool NeedsFloatingInput = false;
 
   const ArgumentRole &object() const { return Roles[0]; }
   const ArgumentRole &param(unsigned I) const {

@@ -86,6 +86,39 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
                          Registered.Type.describe(), /*Device=*/false);
     return true;
   }
+  if (S.K == Site::FloatingInput) {
+    // mean, std and var take their result's dtype from a floating input:
+    // ATen throws for an integer or bool one without dtype= ("mean(): could
+    // not infer output dtype. Input dtype must be either a floating point
+    // or complex dtype. Got: Bool").
+    const Operand &In = S.Operands[0];
+    const DTypeFact &T = In.Fact.Type;
+    if (!T.isKnown() || isFloating(T.Type))
+      return false;
+    diag(SM.getExpansionLoc(S.Call->getExprLoc()),
+         "%0 needs a floating input to infer its result's dtype, but %1 is "
+         "%2: convert it first or pass a dtype")
+        << calleeName(S) << nameOf(In.E, Ctx) << T.describe();
+    noteTypeOrigin(In, Ctx);
+    return true;
+  }
+  if (S.K == Site::InPlaceCast) {
+    // An in-place op computes in the promoted dtype and casts the result to
+    // its object's, which ATen refuses from floating to integer and into
+    // bool ("result type Float can't be cast to the desired output type
+    // Byte", c10::canCast).
+    const Operand &Self = S.Operands[0], &Result = S.Operands[1];
+    const DTypeFact &To = Self.Fact.Type, &From = Result.Fact.Type;
+    if (!To.isKnown() || !From.isKnown() || canCast(From.Type, To.Type))
+      return false;
+    diag(SM.getExpansionLoc(S.Call->getExprLoc()),
+         "%0 computes in %1 but writes its result back into %2, which is "
+         "%3: ATen cannot cast it there and throws")
+        << calleeName(S) << From.describe() << nameOf(Self.E, Ctx)
+        << To.describe();
+    noteTypeOrigin(Self, Ctx);
+    return true;
+  }
   if (S.K == Site::MixedValues) {
     // LibTorch's value container takes each value's scalar type from its
     // C++ type and throws when the values of one list disagree

@@ -166,12 +166,25 @@ const FunctionFacts *FunctionAnalyzer::followWith(
   const auto *Method = dyn_cast<CXXMethodDecl>(Def);
   // The tensor fields of that object, where this body follows them: the
   // method starts from what they hold here.
-  if (Object && !ModuleCall)
-    for (const auto &[Slot, K] : objectFields(Object))
-      if (Slot.Field->getParent()->getCanonicalDecl() ==
-              Method->getParent()->getCanonicalDecl() &&
-          (!K.Var || !ChangedVars.contains(K.Var)))
+  if (Object && !ModuleCall) {
+    auto SameClass = [&](const TensorSlot &Slot) {
+      return Slot.Field->getParent()->getCanonicalDecl() ==
+             Method->getParent()->getCanonicalDecl();
+    };
+    auto Fields = objectFields(Object);
+    for (const auto &[Slot, K] : Fields)
+      if (SameClass(Slot) && (!K.Var || !ChangedVars.contains(K.Var)))
         BindTensor(Slot.of(nullptr), lookupTensor(K), ".this" + Slot.keyName());
+    // A temporary (`collate(seqs).to(device)`): what its value holds.
+    const Expr *O = strip(Object);
+    if (Fields.empty() && O->isPRValue() && !isa<CXXThisExpr>(O))
+      if (auto Slots = tensorSlots(O->getType(), Api);
+          !Slots.empty() && SameClass(Slots.front()))
+        if (auto Facts = evalFields(O))
+          for (unsigned I = 0; I < Slots.size(); ++I)
+            BindTensor(Slots[I].of(nullptr), (*Facts)[I],
+                       ".this" + Slots[I].keyName());
+  }
   // Its class, when the call fixes it, for the virtual calls the method
   // makes on `this` (userCallee). Not a module holder's, nor a
   // Sequential's whose first layer's forward this is.
@@ -189,19 +202,30 @@ const FunctionFacts *FunctionAnalyzer::followWith(
   // registered submodules (`model->decode(z)` runs decode's fc layers where
   // the model is).
   if (Object && Api.isModuleClass(Method->getParent())) {
-    if (!isa<CXXThisExpr>(strip(Object)))
-      if (ModuleFact M = evalModule(Object);
-          M.Device.isKnown() || M.Device.Kind == FactKind::Symbolic ||
-          M.Type.isKnown()) {
-        if (const ValueDecl *V = moduleVar(Object);
-            !V || !ChangedVars.contains(V)) {
-          Context.This = M;
-          Context.ThisJudged = ModuleCall;
-          CtxKey += ModuleCall ? "call=" : "this=";
-          appendKey(CtxKey, M);
-          Informative = true;
-        }
+    // `encode(x)` from forward(): the same module, where this body's caller
+    // has it, unless this body may move it first. A forward() followed from
+    // its module's call passes on that its input was judged there.
+    if (isa<CXXThisExpr>(strip(Object))) {
+      if (Seed && Seed->This.Device.Kind != FactKind::Unreached &&
+          !movesItself()) {
+        Context.This = Seed->This;
+        Context.ThisJudged = Seed->ThisJudged;
+        CtxKey += Seed->ThisJudged ? "call=" : "this=";
+        appendKey(CtxKey, Seed->This);
+        Informative = true;
       }
+    } else if (ModuleFact M = evalModule(Object);
+               M.Device.isKnown() || M.Device.Kind == FactKind::Symbolic ||
+               M.Type.isKnown()) {
+      if (const ValueDecl *V = moduleVar(Object);
+          !V || !ChangedVars.contains(V)) {
+        Context.This = M;
+        Context.ThisJudged = ModuleCall;
+        CtxKey += ModuleCall ? "call=" : "this=";
+        appendKey(CtxKey, M);
+        Informative = true;
+      }
+    }
   }
   if (!Informative)
     return analyzeIn(State, Def, Ctx, Api, nullptr, "");

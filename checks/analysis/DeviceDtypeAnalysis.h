@@ -49,6 +49,8 @@ struct Site {
     TypedAccess,    // t.data_ptr<float>(), t.accessor<float, 2>()
     RegisteredCopy, // member = register_parameter(name, t).to(kCUDA)
     MixedValues,    // torch::tensor({0.f, 0.5}): values of two scalar types
+    InPlaceCast,    // img.div_(255.0): the promoted result, then the object
+    FloatingInput,  // correct.mean(): a reduction's input, which must float
   };
   Kind K = Combine;
   /// For Combine: matmul/mm/bmm/linear, which do not promote dtypes.

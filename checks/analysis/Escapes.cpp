@@ -310,10 +310,19 @@ public:
           Out.Escaped.insert(D);
       }
     }
-    // torch::load(model, path): see keepsArguments.
+    // torch::load(model, path): see keepsArguments. A module or tensor
+    // variable loaded into is unknown from the load on, which the transfer
+    // follows (`torch::load(model, path); model->to(device);` is where
+    // the move puts it); anything else escapes.
     if (Api.isApiFunction(FD) && !keepsArguments(FD, Api)) {
-      for (const Expr *Arg : CE->arguments())
-        escape(Arg);
+      for (const Expr *Arg : CE->arguments()) {
+        const Expr *A = strip(Arg);
+        const ValueDecl *V = referencedVar(A);
+        QualType T = V ? V->getType().getNonReferenceType().getUnqualifiedType()
+                       : QualType();
+        if (!V || !(Api.isModuleHandleType(T) || Api.isTensorValueType(T)))
+          escape(Arg);
+      }
       return true;
     }
     // The tensor API never rebinds a caller's tensor or module handle, and

@@ -216,6 +216,16 @@ private:
   void assignTuple(const Key &K, size_t Size, const Expr *RHS);
   void declare(const VarDecl *VD);
   void recordSites(const Expr *E);
+  /// A site of kind \p K at the call \p CE in this body.
+  Site newSite(Site::Kind K, const CallExpr *CE) const;
+  /// An in-place arithmetic op's promoted result against its object
+  /// (CallSemantics::InPlacePromoted); \p Args by position.
+  void recordInPlaceCast(const CallExpr *CE, const CallSemantics &Sem,
+                         llvm::ArrayRef<const Expr *> Args);
+  /// The input of a reduction that needs a floating one
+  /// (CallSemantics::NeedsFloatingInput), unless the call names a dtype.
+  void recordFloatingInput(const CallExpr *CE, const CallSemantics &Sem,
+                           llvm::ArrayRef<const Expr *> Args);
   /// In a forward() followed from its module's call (Seed->ThisJudged),
   /// of the module \p M a registered layer stands for, what the caller's
   /// site did not judge: its device when this body gave the input \p In a

@@ -40,6 +40,12 @@ bool isFloating(DType T) {
 
 bool isIntegral(DType T) { return T != DType::Bool && !isFloating(T); }
 
+bool canCast(DType From, DType To) {
+  if (isFloating(From) && isIntegral(To))
+    return false;
+  return From == DType::Bool || To != DType::Bool;
+}
+
 DeviceFact deviceFromKind(std::optional<ApiModel::DeviceKind> K) {
   if (!K)
     return DeviceFact::unknown();

@@ -27,6 +27,11 @@ bool isFloating(DType T);
 bool isIntegral(DType T); // Bool excluded
 /// PyTorch's promote_types for two dtypes (c10/core/ScalarType.h).
 DType promoteTypes(DType A, DType B);
+/// PyTorch's canCast (c10/core/ScalarType.h): whether an op may write a
+/// result of dtype \p From into a tensor of dtype \p To, as in-place and
+/// out= ops do. Not a floating result into an integer tensor, nor a
+/// non-bool one into a bool tensor.
+bool canCast(DType From, DType To);
 
 enum class FactKind : uint8_t { Unreached, Known, Symbolic, Unknown };
 

@@ -149,7 +149,7 @@ bool isDTypeLike(const ApiModel &Api, QualType T) {
   T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
   if (const auto *ET = T->getAs<EnumType>())
     return Api.isScalarTypeEnum(ET->getDecl());
-  return false;
+  return Api.isTypeMetaClass(T->getAsCXXRecordDecl());
 }
 
 bool isOptionsLike(const ApiModel &Api, QualType T) {
@@ -464,9 +464,9 @@ TensorFact FunctionAnalyzer::evalConversion(const CXXMemberCallExpr *MCE,
           R.Device = *O.Device, R.DeviceOrigin = Moved;
         if (O.Type)
           R.Type = *O.Type, R.TypeOrigin = Converted;
-      } else if (Api.isOptionalClass(
-                     T.getNonReferenceType()->getAsCXXRecordDecl())) {
-        // to(optional<ScalarType>, ...): whatever it holds.
+      } else if (!T->isBooleanType()) {
+        // to(optional<ScalarType>, ...): whatever it holds; and an
+        // argument of a type this does not know may name either.
         R.Device = DeviceFact::unknown();
         R.Type = DTypeFact::unknown();
       }

@@ -233,6 +233,15 @@ ModuleFact FunctionAnalyzer::unjudgedByCaller(const ModuleFact &M,
   return R;
 }
 
+Site FunctionAnalyzer::newSite(Site::Kind K, const CallExpr *CE) const {
+  Site S;
+  S.K = K;
+  S.Call = CE;
+  S.Callee = CE->getDirectCallee();
+  S.Function = Fn;
+  return S;
+}
+
 void FunctionAnalyzer::recordSites(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(E);
   if (!CE || E->containsErrors())
@@ -251,14 +260,7 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
         Calls.push_back({CE, Def, F});
       return;
     }
-  auto NewSite = [&](Site::Kind K) {
-    Site S;
-    S.K = K;
-    S.Call = CE;
-    S.Callee = FD;
-    S.Function = Fn;
-    return S;
-  };
+  auto NewSite = [&](Site::Kind K) { return newSite(K, CE); };
   // A loss's target, which ATen reads as int64 class indices, and its input.
   auto ClassIndexSite = [&](const Expr *Target, const Expr *In,
                             bool ProbabilitiesWhenSameShape) {
@@ -441,6 +443,10 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
       C.Int32Indices = Sem->IndicesInt32;
       Sites.push_back(std::move(C));
     }
+  if (Sem->InPlacePromoted)
+    recordInPlaceCast(CE, *Sem, Args);
+  if (Sem->NeedsFloatingInput)
+    recordFloatingInput(CE, *Sem, Args);
   if (Sem->deviceArguments() == 0)
     return;
   Site S = NewSite(Site::Combine);
@@ -477,6 +483,58 @@ void FunctionAnalyzer::recordSites(const Expr *E) {
       Sites.push_back(
           ClassIndexSite(Target, In, Sem->ProbabilitiesWhenSameShape));
   }
+}
+
+// img.div_(255.0): ATen computes the promoted dtype of the operands, as the
+// out-of-place op would, and casts the result back to img's.
+void FunctionAnalyzer::recordInPlaceCast(const CallExpr *CE,
+                                         const CallSemantics &Sem,
+                                         llvm::ArrayRef<const Expr *> Args) {
+  if (Args.empty() || !Args[0] || !isTensorExpr(Args[0]))
+    return;
+  llvm::SmallVector<const Expr *, 4> Operands;
+  llvm::SmallVector<TensorFact, 4> Facts;
+  for (unsigned P = 0; P < Args.size() && P < Sem.Roles.size(); ++P) {
+    const Expr *A = Args[P];
+    if (!A || isa<CXXDefaultArgExpr>(A))
+      continue;
+    if (Sem.Roles[P].K == ArgumentRole::Device && isTensorExpr(A)) {
+      Operands.push_back(A);
+      Facts.push_back(evalTensor(A));
+    } else if (Sem.Roles[P].K == ArgumentRole::Scalar &&
+               !isTensorOperand(unwrapArgument(A))) {
+      // A number: its category takes part in the promotion (combine).
+      Operands.push_back(unwrapArgument(A));
+      Facts.push_back(TensorFact::unknown());
+    }
+  }
+  Site C = newSite(Site::InPlaceCast, CE);
+  C.Operands.push_back({Args[0], evalTensor(Args[0])});
+  C.Operands.push_back({CE, combine(Operands, Facts, CE->getExprLoc())});
+  Sites.push_back(std::move(C));
+}
+
+// correct.mean() with `correct` bool: ATen has no dtype to give the mean
+// unless the call names one.
+void FunctionAnalyzer::recordFloatingInput(const CallExpr *CE,
+                                           const CallSemantics &Sem,
+                                           llvm::ArrayRef<const Expr *> Args) {
+  const Expr *In = nullptr;
+  for (unsigned P = 0; P < Args.size() && P < Sem.Roles.size(); ++P) {
+    const Expr *A = Args[P];
+    if (!A || isa<CXXDefaultArgExpr>(A))
+      continue;
+    if (Sem.Roles[P].K == ArgumentRole::DType ||
+        Sem.Roles[P].K == ArgumentRole::Options)
+      return;
+    if (Sem.Roles[P].K == ArgumentRole::Device && !In && isTensorExpr(A))
+      In = A;
+  }
+  if (!In)
+    return;
+  Site C = newSite(Site::FloatingInput, CE);
+  C.Operands.push_back({In, evalTensor(In)});
+  Sites.push_back(std::move(C));
 }
 
 namespace {
@@ -707,6 +765,24 @@ void FunctionAnalyzer::visit(const Stmt *S) {
         joinTupleReturn(RV);
     }
 
+  // torch::load(model, path): the module (or tensor) holds what the file
+  // did, on the device it was saved from (Escapes.cpp lets it be followed).
+  if (const auto *CE = dyn_cast<CallExpr>(S);
+      CE && !isa<CXXMemberCallExpr, CXXOperatorCallExpr>(CE) &&
+      Api.isLoadFunction(CE->getDirectCallee())) {
+    for (const Expr *A : CE->arguments()) {
+      const ValueDecl *V = referencedVar(A);
+      if (!V)
+        continue;
+      V = resolveAlias(V);
+      QualType T = V->getType().getNonReferenceType().getUnqualifiedType();
+      if (Api.isModuleHandleType(T))
+        Cur.Modules[V] = ModuleFact::unknown();
+      else if (Api.isTensorValueType(T))
+        Cur.Tensors[Key(V)] = TensorFact::unknown();
+    }
+    return;
+  }
   if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(S)) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OCE->getDirectCallee());
     // An assignment, whoever declares it: a user-declared one of a struct

@@ -42,6 +42,19 @@ TEST(Lattice, PromoteTypesFollowsC10) {
     EXPECT_EQ(promoteTypes(T, T), T);
 }
 
+// c10::canCast, which in-place and out= ops apply to their promoted result.
+TEST(Lattice, CanCastFollowsC10) {
+  EXPECT_FALSE(canCast(DType::Float32, DType::UInt8));
+  EXPECT_FALSE(canCast(DType::Float16, DType::Int64));
+  EXPECT_FALSE(canCast(DType::Int64, DType::Bool));
+  EXPECT_FALSE(canCast(DType::Float32, DType::Bool));
+  EXPECT_TRUE(canCast(DType::Int64, DType::UInt8));
+  EXPECT_TRUE(canCast(DType::Float64, DType::Float16));
+  EXPECT_TRUE(canCast(DType::Bool, DType::Int32));
+  EXPECT_TRUE(canCast(DType::Bool, DType::Bool));
+  EXPECT_TRUE(canCast(DType::Int32, DType::Float32));
+}
+
 // Every pair, through the table the runtime reads too (tt/promotion_table.h,
 // held against c10::promoteTypes by test_promotion_table.cpp): the lattice
 // maps its dtypes onto the table's and back by the right names.

@@ -194,6 +194,28 @@ TEST(AtenSemanticsTest, OverlayOnBuiltinSchemas) {
                              "eigenvalues, Tensor eigenvectors)");
   ASSERT_TRUE(Eig);
   EXPECT_TRUE(AtenSemantics::withOverlay(&*Eig, {}).ReturnDTypes.empty());
+  // In-place arithmetic casts its promoted result back; fill_ converts.
+  auto DivInPlace = OpSchema::parse(
+      "aten::div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)");
+  ASSERT_TRUE(DivInPlace);
+  EXPECT_TRUE(AtenSemantics::withOverlay(&*DivInPlace, {}).InPlacePromoted);
+  EXPECT_FALSE(AtenSemantics::withOverlay(Add, {}).InPlacePromoted);
+  auto FillInPlace = OpSchema::parse(
+      "aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)");
+  ASSERT_TRUE(FillInPlace);
+  EXPECT_FALSE(AtenSemantics::withOverlay(&*FillInPlace, {}).InPlacePromoted);
+  // mean infers its dtype from a floating input; sum does not need one.
+  const OpSchema *Mean = AtenSemantics::builtinSchema("mean", {true});
+  ASSERT_TRUE(Mean);
+  EXPECT_TRUE(AtenSemantics::withOverlay(Mean, {}).NeedsFloatingInput);
+  const OpSchema *Sum = AtenSemantics::builtinSchema("sum", {true});
+  ASSERT_TRUE(Sum);
+  EXPECT_FALSE(AtenSemantics::withOverlay(Sum, {}).NeedsFloatingInput);
+  // one_hot's rows are int64 whatever else.
+  const OpSchema *OneHot = AtenSemantics::builtinSchema("one_hot", {true});
+  ASSERT_TRUE(OneHot);
+  EXPECT_EQ(AtenSemantics::withOverlay(OneHot, {}).DTypeRule,
+            ResultDType::Int64);
   // add with a number: the Scalar overload.
   const OpSchema *AddScalar =
       AtenSemantics::builtinSchema("add", {true, false});
