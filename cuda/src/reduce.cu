@@ -32,7 +32,8 @@ struct SumReducer {
   };
   __device__ static S init() { return {Acc(0), 0}; }
   __device__ static S combine(S a, S b) { return {a.v + b.v, 0}; }
-  __device__ static void add(S& s, T x, int64_t) { s.v += static_cast<Acc>(load_math(x)); }
+  // The double add makes any NaN the canonical NaN: a NaN's payload is not worth loading.
+  __device__ static void add(S& s, T x, int64_t) { s.v += static_cast<Acc>(load_math_canonical(x)); }
 };
 
 // kMax: max/argmax; else min. The combine step is op_math.h's, the cpu's
@@ -78,6 +79,9 @@ __device__ void finish(const typename R::S& s, int64_t w, O* out, int64_t* indic
   if (indices) indices[w] = s.i;
 }
 
+// Vectors a thread loads before it adds any of them (add_range).
+constexpr int kUnroll = 4;
+
 // Adds row[begin, end) into this thread's state, the block's threads
 // taking turns: 16-byte vector loads over the aligned middle, single
 // elements before and after it. A thread that loaded one 2-byte element at
@@ -96,7 +100,21 @@ __device__ __forceinline__ void add_range(typename R::S& s, const T* __restrict_
     if (mid > end) mid = end;
     mid_end = mid + (end - mid) / V * V;
     const auto* vec = reinterpret_cast<const Vec<T, V>*>(row + mid);
-    for (int64_t k = threadIdx.x; k < (mid_end - mid) / V; k += blockDim.x) {
+    const int64_t nvec = (mid_end - mid) / V, step = blockDim.x;
+    int64_t k = threadIdx.x;
+    // kUnroll vectors loaded before any is added, then added in the order
+    // of the one-at-a-time loop below (the same bits): a step with one
+    // vector in flight was the memory latency plus V dependent adds.
+    for (; k + (kUnroll - 1) * step < nvec; k += kUnroll * step) {
+      Vec<T, V> x[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) x[u] = vec[k + u * step];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+#pragma unroll
+        for (int e = 0; e < V; ++e) R::add(s, x[u].v[e], mid + (k + u * step) * V + e);
+    }
+    for (; k < nvec; k += step) {
       const Vec<T, V> x = vec[k];
 #pragma unroll
       for (int e = 0; e < V; ++e) R::add(s, x.v[e], mid + k * V + e);
