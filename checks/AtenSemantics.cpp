@@ -243,6 +243,56 @@ constexpr llvm::StringLiteral PromotingArithmetic[] = {
     "floor_divide", "rsub",  "remainder", "fmod",    "pow",
     "atan2",        "hypot", "lerp",      "addcmul", "addcdiv"};
 
+// Ops that compute in floating point whatever their inputs: an integer or
+// bool input gives the default float dtype (TensorIteratorConfig's
+// promote_integer_inputs_to_float; UnaryOps.cpp's
+// CREATE_UNARY_FLOAT_META_FUNC list and polygamma, BinaryOps.cpp's
+// build_borrowing_binary_float_op: true division, atan2, xlogy, copysign).
+// div with a rounding_mode keeps integers (withOverlay).
+constexpr llvm::StringLiteral IntegerToFloatOps[] = {"acos",
+                                                     "acosh",
+                                                     "asin",
+                                                     "asinh",
+                                                     "atan",
+                                                     "atanh",
+                                                     "cos",
+                                                     "cosh",
+                                                     "digamma",
+                                                     "erf",
+                                                     "erfc",
+                                                     "erfinv",
+                                                     "exp",
+                                                     "exp2",
+                                                     "expm1",
+                                                     "i0",
+                                                     "lgamma",
+                                                     "log",
+                                                     "log10",
+                                                     "log1p",
+                                                     "log2",
+                                                     "reciprocal",
+                                                     "rsqrt",
+                                                     "sigmoid",
+                                                     "sin",
+                                                     "sinc",
+                                                     "sinh",
+                                                     "sqrt",
+                                                     "tan",
+                                                     "tanh",
+                                                     "polygamma",
+                                                     "special_entr",
+                                                     "special_i0e",
+                                                     "special_i1",
+                                                     "special_i1e",
+                                                     "special_ndtri",
+                                                     "div",
+                                                     "true_divide",
+                                                     "atan2",
+                                                     "xlogy",
+                                                     "copysign",
+                                                     "special_erfcx",
+                                                     "special_log_ndtr"};
+
 // Reductions whose result dtype ATen infers only from a floating (or
 // complex) input, unless dtype= is given (ReduceOps.cpp,
 // get_dtype_from_self / mean's "could not infer output dtype").
@@ -698,8 +748,13 @@ AtenSemantics::withOverlay(const OpSchema *Op,
   S.DTypeRule = dtypeRule(*Op);
   S.RankRule = rankRule(*Op);
   S.NonPromoting = listed(NonPromotingOps, Op->baseName());
+  S.IntegerToFloat = listed(IntegerToFloatOps, Op->baseName()) &&
+                     !hasArgument(*Op, "rounding_mode");
+  // sqrt_ on an int64 tensor throws as div_ does: the float result cannot
+  // be cast back.
   S.InPlacePromoted =
-      Op->isInPlace() && listed(PromotingArithmetic, Op->baseName());
+      Op->isInPlace() &&
+      (listed(PromotingArithmetic, Op->baseName()) || S.IntegerToFloat);
   S.NeedsFloatingInput = listed(FloatingInputReductions, Op->baseName());
   S.ValuesAndIndices = Op->Returns.size() == 2 &&
                        Op->Returns[1].Name == "indices" &&
@@ -951,6 +1006,7 @@ AtenSemantics::derive(const FunctionDecl *FD, unsigned Depth,
       Result->ReturnDTypes = Inner[0]->ReturnDTypes;
       Result->NonPromoting = Inner[0]->NonPromoting;
       Result->InPlacePromoted = Inner[0]->InPlacePromoted;
+      Result->IntegerToFloat = Inner[0]->IntegerToFloat;
       Result->NeedsFloatingInput = Inner[0]->NeedsFloatingInput;
     }
   }

@@ -107,6 +107,10 @@ struct CallSemantics {
   /// (TensorIteratorBase::compute_types: "result type Float can't be cast
   /// to the desired output type Byte").
   bool InPlacePromoted = false;
+  /// Computes in floating point: integer or bool inputs give the default
+  /// float dtype (sqrt, sigmoid, exp, true division; ATen's
+  /// promote_integer_inputs_to_float), floating ones are kept.
+  bool IntegerToFloat = false;
   /// Returns several tensors, values then int64 indices (max(dim), sort).
   bool ValuesAndIndices = false;
   /// For an op that returns several tensors: each one's dtype, read from

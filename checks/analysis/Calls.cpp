@@ -100,6 +100,16 @@ const FunctionFacts *FunctionAnalyzer::followWith(
     CtxKey += Tag;
     appendKey(CtxKey, F);
   };
+  // A struct of tensors held at \p Holder (null: `this`): each slot what
+  // the struct value \p Value holds here.
+  auto BindSlots = [&](const ValueDecl *Holder,
+                       llvm::ArrayRef<TensorSlot> Slots, const Expr *Value,
+                       llvm::StringRef Prefix) {
+    if (auto Facts = evalFields(Value))
+      for (unsigned I = 0; I < Slots.size(); ++I)
+        BindTensor(Slots[I].of(Holder), (*Facts)[I],
+                   Prefix.str() + Slots[I].keyName());
+  };
   for (unsigned I = 0; I < Args.size(); ++I) {
     const ParmVarDecl *P = ParamOf(I);
     const Expr *A = Args[I];
@@ -116,9 +126,7 @@ const FunctionFacts *FunctionAnalyzer::followWith(
                  "");
     } else if (auto Slots = tensorSlots(T, Api); !Slots.empty()) {
       // A struct of tensors (a batch): each field where the caller has it.
-      if (auto Facts = evalFields(Arg))
-        for (unsigned F = 0; F < Slots.size(); ++F)
-          BindTensor(Slots[F].of(P), (*Facts)[F], Slots[F].keyName());
+      BindSlots(P, Slots, Arg, "");
     } else if (Api.isInputVector(T)) {
       // A std::vector of tensors: what the caller knows of all its
       // elements (evalElements), as a vector variable holds it.
@@ -180,10 +188,7 @@ const FunctionFacts *FunctionAnalyzer::followWith(
     if (Fields.empty() && O->isPRValue() && !isa<CXXThisExpr>(O))
       if (auto Slots = tensorSlots(O->getType(), Api);
           !Slots.empty() && SameClass(Slots.front()))
-        if (auto Facts = evalFields(O))
-          for (unsigned I = 0; I < Slots.size(); ++I)
-            BindTensor(Slots[I].of(nullptr), (*Facts)[I],
-                       ".this" + Slots[I].keyName());
+        BindSlots(nullptr, Slots, O, ".this");
   }
   // Its class, when the call fixes it, for the virtual calls the method
   // makes on `this` (userCallee). Not a module holder's, nor a
@@ -205,26 +210,23 @@ const FunctionFacts *FunctionAnalyzer::followWith(
     // `encode(x)` from forward(): the same module, where this body's caller
     // has it, unless this body may move it first. A forward() followed from
     // its module's call passes on that its input was judged there.
+    auto BindThis = [&](const ModuleFact &M, bool Judged) {
+      Context.This = M;
+      Context.ThisJudged = Judged;
+      CtxKey += Judged ? "call=" : "this=";
+      appendKey(CtxKey, M);
+      Informative = true;
+    };
     if (isa<CXXThisExpr>(strip(Object))) {
       if (Seed && Seed->This.Device.Kind != FactKind::Unreached &&
-          !movesItself()) {
-        Context.This = Seed->This;
-        Context.ThisJudged = Seed->ThisJudged;
-        CtxKey += Seed->ThisJudged ? "call=" : "this=";
-        appendKey(CtxKey, Seed->This);
-        Informative = true;
-      }
+          !movesItself())
+        BindThis(Seed->This, Seed->ThisJudged);
     } else if (ModuleFact M = evalModule(Object);
                M.Device.isKnown() || M.Device.Kind == FactKind::Symbolic ||
                M.Type.isKnown()) {
       if (const ValueDecl *V = moduleVar(Object);
-          !V || !ChangedVars.contains(V)) {
-        Context.This = M;
-        Context.ThisJudged = ModuleCall;
-        CtxKey += ModuleCall ? "call=" : "this=";
-        appendKey(CtxKey, M);
-        Informative = true;
-      }
+          !V || !ChangedVars.contains(V))
+        BindThis(M, ModuleCall);
     }
   }
   if (!Informative)

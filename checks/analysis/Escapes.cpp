@@ -315,14 +315,9 @@ public:
     // follows (`torch::load(model, path); model->to(device);` is where
     // the move puts it); anything else escapes.
     if (Api.isApiFunction(FD) && !keepsArguments(FD, Api)) {
-      for (const Expr *Arg : CE->arguments()) {
-        const Expr *A = strip(Arg);
-        const ValueDecl *V = referencedVar(A);
-        QualType T = V ? V->getType().getNonReferenceType().getUnqualifiedType()
-                       : QualType();
-        if (!V || !(Api.isModuleHandleType(T) || Api.isTensorValueType(T)))
+      for (const Expr *Arg : CE->arguments())
+        if (!loadedVariable(Arg, Api))
           escape(Arg);
-      }
       return true;
     }
     // The tensor API never rebinds a caller's tensor or module handle, and
@@ -739,9 +734,20 @@ llvm::SmallVector<TensorSlot, 4> tensorSlots(QualType T, const ApiModel &Api) {
   return Out;
 }
 
+bool hasField(llvm::ArrayRef<TensorSlot> Slots, const FieldDecl *F) {
+  return llvm::any_of(Slots, [&](const TensorSlot &S) { return S.Field == F; });
+}
+
 bool isSlotField(QualType T, const FieldDecl *F, const ApiModel &Api) {
-  return llvm::any_of(tensorSlots(T, Api),
-                      [&](const TensorSlot &S) { return S.Field == F; });
+  return hasField(tensorSlots(T, Api), F);
+}
+
+const ValueDecl *loadedVariable(const Expr *Arg, const ApiModel &Api) {
+  const ValueDecl *V = referencedVar(Arg);
+  if (!V)
+    return nullptr;
+  QualType T = V->getType().getNonReferenceType().getUnqualifiedType();
+  return Api.isModuleHandleType(T) || Api.isTensorValueType(T) ? V : nullptr;
 }
 
 bool rebindsParam(Session &S, const FunctionDecl *Def, const ParmVarDecl *Param,

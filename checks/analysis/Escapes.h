@@ -29,6 +29,10 @@ namespace clang::tidy::tensor::analysis {
 /// assigns the parameters the saved tensors, on the device they were saved
 /// from).
 bool keepsArguments(const FunctionDecl *FD, const ApiModel &Api);
+/// The module or tensor variable \p Arg of `torch::load` names, which the
+/// analysis follows across the load (unknown from there on); null for any
+/// other argument, which escapes.
+const ValueDecl *loadedVariable(const Expr *Arg, const ApiModel &Api);
 /// Does \p FD, a standard function that takes forwarding references, only
 /// copy (or, for an rvalue, move) its arguments into a new object?
 /// make_tuple(h, c) and v.emplace_back(x) leave h, c and x as they were.
@@ -120,10 +124,10 @@ struct TensorSlot {
   Key of(const ValueDecl *Object) const { return Key(Object, Field, Element); }
   /// `.x=` or `.state.1=`, for a calling-context key.
   std::string keyName() const;
-  bool operator==(const TensorSlot &O) const {
-    return Field == O.Field && Element == O.Element;
-  }
 };
+
+/// Whether one of \p Slots is (an element of) the field \p F.
+bool hasField(llvm::ArrayRef<TensorSlot> Slots, const FieldDecl *F);
 
 /// The tensor slots of \p T when it is a class of the user's that holds
 /// tensors by value (`struct Batch { torch::Tensor x, y; };`, or a

@@ -212,8 +212,14 @@ private:
   void assign(const Expr *LHS, const Expr *RHS);
   void assignTensor(const Expr *LHS, const TensorFact &F);
   /// The \p Size elements tracked at \p K (a tuple variable or field) get
-  /// what the tuple \p RHS holds (evalTuple); unknown where not known.
+  /// what the tuple \p RHS holds (evalTuple); unknown where not known, and
+  /// all unknown without \p RHS.
   void assignTuple(const Key &K, size_t Size, const Expr *RHS);
+  /// The tensor slots \p Slots of the struct variable \p V get what the
+  /// struct value \p RHS holds (evalFields); unknown where not known, and
+  /// all unknown without \p RHS.
+  void assignFields(const ValueDecl *V, llvm::ArrayRef<TensorSlot> Slots,
+                    const Expr *RHS);
   void declare(const VarDecl *VD);
   void recordSites(const Expr *E);
   /// A site of kind \p K at the call \p CE in this body.

@@ -101,13 +101,13 @@ public:
         Kept.insert(ME);
       return true;
     }
-    // The arguments of a method call (its object is VisitCXXMemberCallExpr's)
-    // are judged as a function's: `other.fill(h_)` may write h_ through a
-    // non-const reference; make_tuple(h_, c_) copies them.
     // std::get<I>(hidden_) only names an element; what is done with it is
     // judged where it is used (mine() sees through it).
     if (tupleGet(CE))
       return true;
+    // The arguments of a method call (its object is VisitCXXMemberCallExpr's)
+    // are judged as a function's: `other.fill(h_)` may write h_ through a
+    // non-const reference; make_tuple(h_, c_) copies them.
     bool IsApi = keepsArguments(FD, Api) || copiesArguments(FD);
     unsigned Offset = objectArguments(CE);
     // `block = Block()`: the assignment is an assignment (below), whoever

@@ -595,10 +595,15 @@ TensorFact FunctionAnalyzer::evalApiCall(const CallExpr *CE,
     R.TypeOrigin = FirstFact.TypeOrigin;
     break;
   case ResultDType::Promoted:
-    // Promotion is known to keep floating dtypes; integers may become
-    // floating (sqrt, div) or stay, which the table does not say.
-    if (!R.Type.isKnown() || !isFloating(R.Type.Type))
+    // Promotion keeps floating dtypes. Integers and bool stay in most ops
+    // (add, mul, where) and become the default float in float ops (sqrt,
+    // true division); no other op's is known (complex, overflow rules).
+    if (R.Type.isKnown() && !isFloating(R.Type.Type) && Sem.IntegerToFloat) {
+      R.Type = State.defaultFloat();
+      R.TypeOrigin = {Loc, Origin::Result};
+    } else if (!R.Type.isKnown() || !isFloating(R.Type.Type)) {
       R.Type = DTypeFact::unknown();
+    }
     break;
   case ResultDType::Unknown:
     R.Type = DTypeFact::unknown();
@@ -754,9 +759,7 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
     ApiModel::FactoryKind K = Api.factoryKind(FD);
     TensorFact R;
     R.Device = DeviceFact::cpu();
-    R.Type = K == ApiModel::FactoryKind::DefaultFloat
-                 ? (State.DefaultFloatKnown ? DTypeFact::known(DType::Float32)
-                                            : DTypeFact::unknown())
+    R.Type = K == ApiModel::FactoryKind::DefaultFloat ? State.defaultFloat()
              : K == ApiModel::FactoryKind::Long ? DTypeFact::known(DType::Int64)
                                                 : DTypeFact::unknown();
     R.DeviceOrigin = R.TypeOrigin = {Loc, Origin::Created};
@@ -776,8 +779,7 @@ TensorFact FunctionAnalyzer::evalCall(const CallExpr *CE) {
         else if (Leaf->isFloatingType() &&
                  (Leaf->isSpecificBuiltinType(BuiltinType::Float) ||
                   Leaf->isSpecificBuiltinType(BuiltinType::Double)))
-          R.Type = State.DefaultFloatKnown ? DTypeFact::known(DType::Float32)
-                                           : DTypeFact::unknown();
+          R.Type = State.defaultFloat();
         else if (Leaf->isIntegerType() && !Leaf->isCharType() &&
                  Ctx.getTypeSize(Leaf) >= 32)
           R.Type = DTypeFact::known(DType::Int64);
@@ -1134,8 +1136,7 @@ TensorFact FunctionAnalyzer::inCallerTerms(TensorFact F) const {
 }
 
 bool FunctionAnalyzer::isThisField(const FieldDecl *F) const {
-  return llvm::any_of(ThisFields,
-                      [&](const TensorSlot &S) { return S.Field == F; });
+  return hasField(ThisFields, F);
 }
 
 llvm::SmallVector<std::pair<TensorSlot, Key>, 4>

@@ -115,6 +115,13 @@ public:
   bool DefaultFloatKnown = true;
   bool DefaultFloatDecided = false;
 
+  /// The dtype of a factory without dtype= and of a float op's integer
+  /// inputs: float32, unless the unit changes the default.
+  DTypeFact defaultFloat() const {
+    return DefaultFloatKnown ? DTypeFact::known(DType::Float32)
+                             : DTypeFact::unknown();
+  }
+
   /// Forgets everything: a new translation unit starts.
   void reset();
 };

@@ -68,16 +68,9 @@ void FunctionAnalyzer::declare(const VarDecl *VD) {
       In = TensorFact::unknown();
     Cur.Tensors[Key(VD)] = In;
   } else if (auto Types = tupleElementTypes(T)) {
-    auto Elements = Init ? evalTuple(Init) : std::nullopt;
-    for (unsigned I = 0; I < Types->size(); ++I)
-      Cur.Tensors[Key(VD, nullptr, static_cast<int>(I))] =
-          Elements && I < Elements->size() ? (*Elements)[I]
-                                           : TensorFact::unknown();
+    assignTuple(Key(VD), Types->size(), Init);
   } else if (auto Slots = tensorSlots(T, Api); !Slots.empty()) {
-    auto Facts = Init ? evalFields(Init) : std::nullopt;
-    for (unsigned I = 0; I < Slots.size(); ++I)
-      Cur.Tensors[Slots[I].of(VD)] =
-          Facts ? (*Facts)[I] : TensorFact::unknown();
+    assignFields(VD, Slots, Init);
   } else if (isOptionsLike(Api, T)) {
     Cur.Options[VD] = Init ? evalOptions(Init) : OptionsFact();
   } else if (isDeviceLike(Api, T)) {
@@ -149,6 +142,14 @@ void FunctionAnalyzer::assignTuple(const Key &K, size_t Size, const Expr *RHS) {
                                          : TensorFact::unknown();
 }
 
+void FunctionAnalyzer::assignFields(const ValueDecl *V,
+                                    llvm::ArrayRef<TensorSlot> Slots,
+                                    const Expr *RHS) {
+  auto Facts = evalFields(RHS);
+  for (unsigned I = 0; I < Slots.size(); ++I)
+    Cur.Tensors[Slots[I].of(V)] = Facts ? (*Facts)[I] : TensorFact::unknown();
+}
+
 void FunctionAnalyzer::assign(const Expr *LHS, const Expr *RHS) {
   LHS = strip(LHS);
   recordRegisteredCopy(thisMember(LHS), RHS);
@@ -183,11 +184,9 @@ void FunctionAnalyzer::assign(const Expr *LHS, const Expr *RHS) {
     Cur.Tensors[Key(D)] = evalElements(RHS);
   else if (auto Types = tupleElementTypes(T))
     assignTuple(Key(D), Types->size(), RHS);
-  else if (auto Slots = tensorSlots(T, Api); !Slots.empty()) {
-    auto Facts = evalFields(RHS);
-    for (unsigned I = 0; I < Slots.size(); ++I)
-      Cur.Tensors[Slots[I].of(D)] = Facts ? (*Facts)[I] : TensorFact::unknown();
-  } else if (isOptionsLike(Api, T))
+  else if (auto Slots = tensorSlots(T, Api); !Slots.empty())
+    assignFields(D, Slots, RHS);
+  else if (isOptionsLike(Api, T))
     Cur.Options[D] = evalOptions(RHS);
   else if (isDeviceLike(Api, T))
     Cur.Devices[D] = evalDevice(RHS);
@@ -508,9 +507,14 @@ void FunctionAnalyzer::recordInPlaceCast(const CallExpr *CE,
       Facts.push_back(TensorFact::unknown());
     }
   }
+  TensorFact Result = combine(Operands, Facts, CE->getExprLoc());
+  // x.sqrt_() or x.div_(2) on an integer x: the op computes in float.
+  if (Sem.IntegerToFloat && Result.Type.isKnown() &&
+      !isFloating(Result.Type.Type))
+    Result.Type = State.defaultFloat();
   Site C = newSite(Site::InPlaceCast, CE);
   C.Operands.push_back({Args[0], evalTensor(Args[0])});
-  C.Operands.push_back({CE, combine(Operands, Facts, CE->getExprLoc())});
+  C.Operands.push_back({CE, std::move(Result)});
   Sites.push_back(std::move(C));
 }
 
@@ -770,17 +774,14 @@ void FunctionAnalyzer::visit(const Stmt *S) {
   if (const auto *CE = dyn_cast<CallExpr>(S);
       CE && !isa<CXXMemberCallExpr, CXXOperatorCallExpr>(CE) &&
       Api.isLoadFunction(CE->getDirectCallee())) {
-    for (const Expr *A : CE->arguments()) {
-      const ValueDecl *V = referencedVar(A);
-      if (!V)
-        continue;
-      V = resolveAlias(V);
-      QualType T = V->getType().getNonReferenceType().getUnqualifiedType();
-      if (Api.isModuleHandleType(T))
-        Cur.Modules[V] = ModuleFact::unknown();
-      else if (Api.isTensorValueType(T))
-        Cur.Tensors[Key(V)] = TensorFact::unknown();
-    }
+    for (const Expr *A : CE->arguments())
+      if (const ValueDecl *V = loadedVariable(A, Api)) {
+        V = resolveAlias(V);
+        if (Api.isModuleHandleType(V->getType().getNonReferenceType()))
+          Cur.Modules[V] = ModuleFact::unknown();
+        else
+          Cur.Tensors[Key(V)] = TensorFact::unknown();
+      }
     return;
   }
   if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(S)) {

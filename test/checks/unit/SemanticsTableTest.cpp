@@ -211,6 +211,21 @@ TEST(AtenSemanticsTest, OverlayOnBuiltinSchemas) {
   const OpSchema *Sum = AtenSemantics::builtinSchema("sum", {true});
   ASSERT_TRUE(Sum);
   EXPECT_FALSE(AtenSemantics::withOverlay(Sum, {}).NeedsFloatingInput);
+  // Float ops compute in float; div with a rounding mode keeps integers,
+  // add is no float op, and sqrt_ on an integer tensor casts back.
+  const OpSchema *Sqrt = AtenSemantics::builtinSchema("sqrt", {true});
+  ASSERT_TRUE(Sqrt);
+  EXPECT_TRUE(AtenSemantics::withOverlay(Sqrt, {}).IntegerToFloat);
+  EXPECT_TRUE(AtenSemantics::withOverlay(&*DivInPlace, {}).IntegerToFloat);
+  auto DivMode = OpSchema::parse("aten::div.Tensor_mode(Tensor self, Tensor "
+                                 "other, *, str? rounding_mode) -> Tensor");
+  ASSERT_TRUE(DivMode);
+  EXPECT_FALSE(AtenSemantics::withOverlay(&*DivMode, {}).IntegerToFloat);
+  EXPECT_FALSE(AtenSemantics::withOverlay(Add, {}).IntegerToFloat);
+  auto SqrtInPlace =
+      OpSchema::parse("aten::sqrt_(Tensor(a!) self) -> Tensor(a!)");
+  ASSERT_TRUE(SqrtInPlace);
+  EXPECT_TRUE(AtenSemantics::withOverlay(&*SqrtInPlace, {}).InPlacePromoted);
   // one_hot's rows are int64 whatever else.
   const OpSchema *OneHot = AtenSemantics::builtinSchema("one_hot", {true});
   ASSERT_TRUE(OneHot);
