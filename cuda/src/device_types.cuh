@@ -52,10 +52,10 @@ __device__ __forceinline__ opmath_t<T> load_math(T v) {
 /// becomes the canonical NaN (0x7FFFFFFF) where load_math keeps its payload
 /// as the cpu does; the GPU's arithmetic (add, mul, div, comparisons; the
 /// double adds of a sum) makes every NaN result that canonical NaN anyway,
-/// so the results are the same bits. The payload's select doubled the
-/// instructions of a float16 add, whose kernel then ran at 0.93 of memcpy
-/// on an H200 where the conversion alone gives 1.03 (issue 24). Not for ops
-/// that may return an input unchanged (pow(x, 1), neg, max, where, copies).
+/// so the results are the same bits. With the payload's select a float16
+/// add kernel ran at 0.93 of memcpy on an H200, with the conversion alone
+/// at 1.03 (issue 24). Not for ops that may return an input unchanged
+/// (pow(x, 1), neg, max, where, copies).
 template <class T>
 __device__ __forceinline__ opmath_t<T> load_math_canonical(T v) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 530

@@ -128,10 +128,9 @@ __device__ __forceinline__ Vec<T, V> load_vec(const Operand<T>& o, int64_t i) {
 }
 
 // Vectors a thread of an elementwise kernel loads before it computes and
-// stores any of them. With one 16-byte vector of each input in flight, a
-// thread's loop step was the memory latency plus the step's arithmetic, and
-// the float16 add (two conversions per input element, one per output)
-// reached 0.80 of memcpy on an H200 where float32's reached 0.98 (issue 24).
+// stores any of them, so that one step's arithmetic overlaps the next
+// loads. A small gain (a float16 add kernel on an H200: 0.908 -> 0.928 of
+// memcpy, issue 24); the large one was load_math_canonical's.
 constexpr int kUnroll = 4;
 
 // mode 0: every operand contiguous (or by value), pointers aligned for
