@@ -127,12 +127,6 @@ __device__ __forceinline__ Vec<T, V> load_vec(const Operand<T>& o, int64_t i) {
   return x;
 }
 
-// Vectors a thread of an elementwise kernel loads before it computes and
-// stores any of them, so that one step's arithmetic overlaps the next
-// loads. A small gain (a float16 add kernel on an H200: 0.908 -> 0.928 of
-// memcpy, issue 24); the large one was load_math_canonical's.
-constexpr int kUnroll = 4;
-
 // mode 0: every operand contiguous (or by value), pointers aligned for
 // vector access; mode 1: contiguous, unaligned; mode 2: planned strides.
 template <class T, class Out>

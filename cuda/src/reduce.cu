@@ -79,9 +79,6 @@ __device__ void finish(const typename R::S& s, int64_t w, O* out, int64_t* indic
   if (indices) indices[w] = s.i;
 }
 
-// Vectors a thread loads before it adds any of them (add_range).
-constexpr int kUnroll = 4;
-
 // Adds row[begin, end) into this thread's state, the block's threads
 // taking turns: 16-byte vector loads over the aligned middle, single
 // elements before and after it. A thread that loaded one 2-byte element at
