@@ -3,7 +3,7 @@
 //
 //   build/bin/runtime_bench --benchmark_min_time=0.2
 //
-// Names: <op>/<impl>/<elements>. impl is
+// Names: <op>/<impl>/<elements> (sgd_step: <op>/<impl>/<percent subnormal>). impl is
 //   memcpy     one thread copying (read+written)/2 bytes: the same traffic
 //   memcpy_mt  the same split over all OpenMP threads (tt's thread count)
 //   tt, torch  the op itself; for casts, "copy" writes into a preallocated
@@ -24,6 +24,7 @@
 #ifdef TT_BENCH_WITH_TORCH
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <torch/optim/sgd.h>
 #endif
 
 namespace {
@@ -174,6 +175,50 @@ void BM_sum_torch(benchmark::State& st) {
 }
 #endif
 
+// --- SGD step through subnormals ---------------------------------------------------
+// One SGD-with-momentum step of a 256 x 784 parameter (the Fashion-MNIST
+// MLP's first layer) whose momentum buffer holds subnormal floats in
+// range(0) percent of its elements, in runs of 64 (the buffers of inputs
+// whose gradient stopped; see optimizer_step.cpp). Momentum 1 and zero
+// gradients keep the buffer as it is, so every iteration meets the same
+// subnormals: the same multiplies, adds and stores as a decaying buffer.
+constexpr int64_t kSgdRows = 256, kSgdCols = 784;
+
+// Bytes of one step: p, g and the buffer read, p and the buffer written.
+void set_sgd_bytes(benchmark::State& st) {
+  st.SetBytesProcessed(st.iterations() * kSgdRows * kSgdCols * 4 * 5);
+  st.counters["subnormal_percent"] = static_cast<double>(st.range(0));
+}
+
+std::vector<float> sgd_first_gradient(int64_t percent) {
+  std::vector<float> g(kSgdRows * kSgdCols, 1e-3f);
+  for (size_t i = 0; i < g.size(); ++i)
+    if (static_cast<int64_t>(i / 64 % 100) < percent) g[i] = 3e-39f;
+  return g;
+}
+
+void BM_sgd_tt(benchmark::State& st) {
+  tt::Tensor p = tt::zeros({kSgdRows, kSgdCols}).requires_grad_();
+  tt::optim::SGD opt({p}, tt::optim::SGDOptions(0.05).momentum(1.0));
+  p.mutable_grad() = tt::tensor(sgd_first_gradient(st.range(0))).view({kSgdRows, kSgdCols});
+  opt.step();  // the buffer is the first gradient
+  p.mutable_grad() = tt::zeros({kSgdRows, kSgdCols});
+  for (auto _ : st) opt.step();
+  set_sgd_bytes(st);
+}
+#ifdef TT_BENCH_WITH_TORCH
+void BM_sgd_torch(benchmark::State& st) {
+  at::Tensor p = at::zeros({kSgdRows, kSgdCols}).requires_grad_();
+  torch::optim::SGD opt({p}, torch::optim::SGDOptions(0.05).momentum(1.0));
+  std::vector<float> g = sgd_first_gradient(st.range(0));
+  p.mutable_grad() = at::from_blob(g.data(), {kSgdRows, kSgdCols}).clone();
+  opt.step();
+  p.mutable_grad() = at::zeros({kSgdRows, kSgdCols});
+  for (auto _ : st) opt.step();
+  set_sgd_bytes(st);
+}
+#endif
+
 #define TT_SIZES RangeMultiplier(16)->Range(kMin, kMax)->UseRealTime()
 
 #define TT_CAST(name, F, T)                                                                  \
@@ -201,6 +246,8 @@ BENCHMARK(BM_sum_memcpy)->Name("sum_f32/memcpy")->TT_SIZES;
 BENCHMARK(BM_sum_memcpy_mt)->Name("sum_f32/memcpy_mt")->TT_SIZES;
 BENCHMARK(BM_sum_tt)->Name("sum_f32/tt")->TT_SIZES;
 TT_TORCH(BENCHMARK(BM_sum_torch)->Name("sum_f32/torch")->TT_SIZES;)
+BENCHMARK(BM_sgd_tt)->Name("sgd_step_f32/tt")->Arg(0)->Arg(25)->Arg(100)->UseRealTime();
+TT_TORCH(BENCHMARK(BM_sgd_torch)->Name("sgd_step_f32/torch")->Arg(0)->Arg(25)->Arg(100)->UseRealTime();)
 
 }  // namespace
 

@@ -27,7 +27,8 @@ std::string env_validation_log();
 /// 0 returns every block to the system (host_allocator.h).
 bool env_host_cache();
 
-/// TT_CPU_DISPATCH: "" (the best the cpu has), "portable" or "avx2".
+/// TT_CPU_DISPATCH: "" (the best the cpu has), "portable" or "avx2": caps the
+/// SIMD of the conversions (cast_simd.cpp) and the optimizer steps (optimizer_step.cpp).
 std::string env_cpu_dispatch();
 
 /// TT_BLAS_PREFER_CUBLASLT: 1 runs GPU matrix products on cuBLASLt, 0 or

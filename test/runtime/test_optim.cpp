@@ -2,6 +2,8 @@
 // (PyTorch's formulas), and convergence on a small regression.
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <random>
 
 #include "test_util.h"
 
@@ -61,6 +63,53 @@ size_t differing(const Tensor& a, const Tensor& b) {
   for (int64_t i = 0; i < a.numel(); ++i) n += std::memcmp(px + i * size, py + i * size, size) != 0;
   return n;
 }
+
+// The unfused SGD update along t, op by op (PyTorch's torch/optim/sgd.py).
+Tensor unfused_sgd(const optim::SGDOptions& o, const Trajectory& t) {
+  NoGradGuard no_grad;
+  Tensor q = t.start.clone(), buf;
+  for (const Tensor& g : t.grads) {
+    Tensor d = o.weight_decay() != 0 ? add(g, q, o.weight_decay()) : g;
+    if (!buf.defined())
+      buf = d.clone();
+    else
+      buf.mul_(o.momentum()).add_(d, 1 - o.dampening());
+    q.add_(o.nesterov() ? add(d, buf, o.momentum()) : buf, -o.lr());
+  }
+  return q;
+}
+
+// The unfused Adam update along t (PyTorch's torch/optim/adam.py, single-tensor).
+Tensor unfused_adam(const optim::AdamOptions& o, const Trajectory& t) {
+  NoGradGuard no_grad;
+  const auto [b1, b2] = o.betas();
+  Tensor q = t.start.clone(), m = zeros_like(q), v = zeros_like(q), vmax = zeros_like(q);
+  int64_t step = 0;
+  for (const Tensor& grad : t.grads) {
+    ++step;
+    Tensor g = o.weight_decay() != 0 ? add(grad, q, o.weight_decay()) : grad;
+    m.mul_(b1).add_(g, 1 - b1);
+    v.mul_(b2).add_(g * g, 1 - b2);
+    const double bc1 = 1 - std::pow(b1, static_cast<double>(step));
+    const double bc2 = 1 - std::pow(b2, static_cast<double>(step));
+    Tensor vv = v;
+    if (o.amsgrad()) {
+      vmax.copy_(where(gt(vmax, v), vmax, v));
+      vv = vmax;
+    }
+    q.add_(m / ((vv.sqrt() / std::sqrt(bc2)) + o.eps()), -o.lr() / bc1);
+  }
+  return q;
+}
+
+const std::vector<optim::SGDOptions> kSgdOptions{
+    optim::SGDOptions(0.05).momentum(0.9), optim::SGDOptions(0.1).momentum(0.8).dampening(0.3),
+    optim::SGDOptions(0.01).momentum(0.9).nesterov(true).weight_decay(1e-4),
+    optim::SGDOptions(0.2).momentum(0.5).dampening(0.1).weight_decay(0.05)};
+const std::vector<optim::AdamOptions> kAdamOptions{
+    optim::AdamOptions(1e-3), optim::AdamOptions(0.01).betas({0.8, 0.99}).eps(1e-6).weight_decay(0.1),
+    optim::AdamOptions(5e-3).amsgrad(true),
+    optim::AdamOptions(0.02).betas({0.0, 0.9}).weight_decay(1e-3).amsgrad(true)};
 }  // namespace
 
 // zero_grad as LibTorch 2.x: gradients undefined by default (step() skips a
@@ -97,27 +146,11 @@ TEST_F(Optim, SgdPlainMomentumNesterovWeightDecay) {
 // ops' bit for bit, in every floating dtype, with every option, over a
 // parameter large enough to be split across threads.
 TEST_F(Optim, SgdFusedStepIsTheUnfusedOpsBitForBit) {
-  const std::vector<optim::SGDOptions> options{optim::SGDOptions(0.05).momentum(0.9),
-                                               optim::SGDOptions(0.1).momentum(0.8).dampening(0.3),
-                                               optim::SGDOptions(0.01).momentum(0.9).nesterov(true).weight_decay(1e-4),
-                                               optim::SGDOptions(0.2).momentum(0.5).dampening(0.1).weight_decay(0.05)};
   for (ScalarType dtype : {kFloat, kDouble, kHalf, kBFloat16}) {
-    for (const auto& o : options) {
+    for (const auto& o : kSgdOptions) {
       SCOPED_TRACE(std::string(to_string(dtype)) + " lr " + std::to_string(o.lr()));
       const Trajectory t = trajectory(dtype, 7);
-      const Tensor p = optimized<optim::SGD>(o, t);
-      // The unfused update, op by op (PyTorch's torch/optim/sgd.py).
-      NoGradGuard no_grad;
-      Tensor q = t.start.clone(), buf;
-      for (const Tensor& g : t.grads) {
-        Tensor d = o.weight_decay() != 0 ? add(g, q, o.weight_decay()) : g;
-        if (!buf.defined())
-          buf = d.clone();
-        else
-          buf.mul_(o.momentum()).add_(d, 1 - o.dampening());
-        q.add_(o.nesterov() ? add(d, buf, o.momentum()) : buf, -o.lr());
-      }
-      EXPECT_EQ(differing(p, q), 0u);
+      EXPECT_EQ(differing(optimized<optim::SGD>(o, t), unfused_sgd(o, t)), 0u);
     }
   }
 }
@@ -159,35 +192,44 @@ TEST_F(Optim, SgdStepWithAGradientOverlappingItsParameterIsTheUnfusedOps) {
 // unfused ops' (PyTorch's torch/optim/adam.py, single-tensor) bit for bit
 // (float16 with eps 1e-8, which rounds to 0 there, reaches NaN in both).
 TEST_F(Optim, AdamFusedStepIsTheUnfusedOpsBitForBit) {
-  const std::vector<optim::AdamOptions> options{
-      optim::AdamOptions(1e-3), optim::AdamOptions(0.01).betas({0.8, 0.99}).eps(1e-6).weight_decay(0.1),
-      optim::AdamOptions(5e-3).amsgrad(true),
-      optim::AdamOptions(0.02).betas({0.0, 0.9}).weight_decay(1e-3).amsgrad(true)};
   for (ScalarType dtype : {kFloat, kDouble, kHalf, kBFloat16}) {
-    for (const auto& o : options) {
+    for (const auto& o : kAdamOptions) {
       SCOPED_TRACE(std::string(to_string(dtype)) + " lr " + std::to_string(o.lr()));
       const Trajectory t = trajectory(dtype, 11);
-      const Tensor p = optimized<optim::Adam>(o, t);
-      NoGradGuard no_grad;
-      const auto [b1, b2] = o.betas();
-      Tensor q = t.start.clone(), m = zeros_like(q), v = zeros_like(q), vmax = zeros_like(q);
-      int64_t step = 0;
-      for (const Tensor& grad : t.grads) {
-        ++step;
-        Tensor g = o.weight_decay() != 0 ? add(grad, q, o.weight_decay()) : grad;
-        m.mul_(b1).add_(g, 1 - b1);
-        v.mul_(b2).add_(g * g, 1 - b2);
-        const double bc1 = 1 - std::pow(b1, static_cast<double>(step));
-        const double bc2 = 1 - std::pow(b2, static_cast<double>(step));
-        Tensor vv = v;
-        if (o.amsgrad()) {
-          vmax.copy_(where(gt(vmax, v), vmax, v));
-          vv = vmax;
-        }
-        q.add_(m / ((vv.sqrt() / std::sqrt(bc2)) + o.eps()), -o.lr() / bc1);
-      }
-      EXPECT_EQ(differing(p, q), 0u);
+      EXPECT_EQ(differing(optimized<optim::Adam>(o, t), unfused_adam(o, t)), 0u);
     }
+  }
+}
+
+// Float steps meet subnormals when a gradient stops: the momentum buffer
+// and Adam's averages decay through float's subnormal range, and the square
+// of a gradient of 1e-20 is one. The kernels compute such elements in
+// double (optimizer_step.cpp); the results must still be the unfused ops'
+// bit for bit, which compute them in float. Elements cycle through
+// magnitudes from normal to the smallest subnormal, with zeros, infinities
+// and NaNs; gradients stop on most steps.
+TEST_F(Optim, FusedStepsAreTheUnfusedOpsThroughSubnormals) {
+  const int64_t n = 80'002;
+  const float kScales[] = {1e-3f, 0.0f, 1e-37f, 1e-40f, 1e-20f, 1e-44f, 1e-30f, 1.0f, 1e-38f, 3e-19f};
+  std::mt19937 rng(3);
+  std::normal_distribution<float> normal;
+  std::vector<float> start(n), grad(n);
+  for (int64_t i = 0; i < n; ++i) {
+    start[i] = normal(rng) * (i % 13 == 5 ? 1e-39f : 1.0f);
+    grad[i] = normal(rng) * kScales[i % 10];
+  }
+  grad[17] = std::numeric_limits<float>::infinity();
+  grad[29] = std::numeric_limits<float>::quiet_NaN();
+  Trajectory t{tensor(start), {}};
+  const Tensor g = tensor(grad), none = zeros_like(g);
+  for (int s = 0; s < 40; ++s) t.grads.push_back(s % 10 == 0 ? g : s % 10 == 5 ? g * 1e-3 : none);
+  for (const auto& o : kSgdOptions) {
+    SCOPED_TRACE("SGD lr " + std::to_string(o.lr()));
+    EXPECT_EQ(differing(optimized<optim::SGD>(o, t), unfused_sgd(o, t)), 0u);
+  }
+  for (const auto& o : kAdamOptions) {
+    SCOPED_TRACE("Adam lr " + std::to_string(o.lr()));
+    EXPECT_EQ(differing(optimized<optim::Adam>(o, t), unfused_adam(o, t)), 0u);
   }
 }
 

@@ -4,10 +4,52 @@
 // ten; here each is one pass in one region (ATen's fused SGD and Adam,
 // aten/src/ATen/native/cpu/Fused{SGD,Adam}Kernel.cpp).
 // The arithmetic is op_math.h's, in the order and with the rounding of the
-// unfused ops, so the fused step changes speed, never results.
+// unfused ops, so the fused step changes speed, never results. The bodies
+// are in optimizer_step_kernels.inc; this file has the lanes they run in
+// and the dispatch.
+//
+// Subnormal floats. x86 computes with them exactly, but every instruction
+// that reads or produces one takes a microcode assist of over a hundred
+// cycles (Intel's optimization manual, "floating-point assists"). The
+// optimizers' averages reach that range in ordinary training: the momentum
+// buffer of a weight whose gradient stays zero (the weight of an input
+// pixel that is always black in MNIST) decays by 0.9 a step below 2^-126
+// and stays there for some 130 steps. Flushing them to zero (FTZ/DAZ)
+// would change results, and PyTorch does not flush by default either.
+//
+// So float steps run in groups of 8 elements (AVX2) or 4 (SSE2), and a
+// group in which a state buffer (the operands that decay: SGD's momentum,
+// Adam's averages) holds a value that is nonzero and so small that the
+// step's products may fall below 2^-126 (tiny_magnitude) is computed in
+// double, rounded to float after every operation. Float's subnormals are
+// normal doubles, and a float operation done in double and rounded to
+// float is exactly the float operation's result (double rounding is
+// innocuous for +, -, *, / and sqrt when 53 >= 2 * 24 + 2: S. Figueroa,
+// "When is double rounding innocuous?", SIGNUM Newsletter 30(3), 1995).
+// Which path a group takes changes its speed only: both give the same bits
+// whatever the data and the scalars (a subnormal gradient, not watched,
+// costs its assist). The lanes are written with intrinsics: GCC, by the
+// same theorem, turns (float)((double)x * (double)y) back into a float
+// multiply, and it vectorises no loop that branches per group. bfloat16
+// shares float's exponent range but stays on the plain path (no bfloat16
+// training on the cpu is measured); float16's values and their products
+// are normal floats.
+//
+// Measured (runtime_bench sgd_step_f32, one thread, a 256 x 784 parameter,
+// docs/performance.md, session 30): a quarter of the buffer subnormal took
+// 0.95 ms a step in plain float and about 0.1 ms here; none, 56 us before
+// and about 60 us here.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
+#include <initializer_list>
+#include <type_traits>
 
 #include "dtype_dispatch.h"
+#include "environment.h"
 #include "kernels/kernels.h"
 #include "kernels/op_math.h"
 #include "kernels/parallel.h"
@@ -17,67 +59,315 @@ namespace tt::detail::kernels {
 
 namespace {
 
-template <class T>
-void sgd_step_typed(const TensorImpl& param, const TensorImpl& grad, const TensorImpl& buf, const SgdStep& o) {
-  using M = opmath_t<T>;
-  using math::arith;
-  using math::arith_alpha;
-  // As the unfused ops see them: a C++ number operand (mul_(momentum))
-  // reaches the kernel as a 0-dim tensor of the dtype; an alpha is converted
-  // to the opmath type directly. An alpha of 1 needs no plain-add case:
-  // 1 * y is y exactly.
-  const M momentum = M(convert<T>(o.momentum));
-  const M decay = static_cast<M>(o.weight_decay), keep = static_cast<M>(1 - o.dampening);
-  const M step = static_cast<M>(-o.lr), nesterov_momentum = static_cast<M>(o.momentum);
-  const bool decays = o.weight_decay != 0, nesterov = o.nesterov;
-  T* p = reinterpret_cast<T*>(param.data());
-  const T* g = reinterpret_cast<const T*>(grad.data());
-  T* b = reinterpret_cast<T*>(buf.data());
-  parallel_for(param.numel, kParallelGrain, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      const T d = decays ? T(arith_alpha<BinaryOp::Add, M>(M(g[i]), M(p[i]), decay)) : g[i];  // add(d, p, wd)
-      const T scaled = T(arith<BinaryOp::Mul, M>(M(b[i]), momentum));                         // buf.mul_(m)
-      const T nb = T(arith_alpha<BinaryOp::Add, M>(M(scaled), M(d), keep));                   // .add_(d, 1 - damp)
-      b[i] = nb;
-      const T dir = nesterov ? T(arith_alpha<BinaryOp::Add, M>(M(d), M(nb), nesterov_momentum)) : nb;
-      p[i] = T(arith_alpha<BinaryOp::Add, M>(M(p[i]), M(dir), step));  // p.add_(dir, -lr)
-    }
-  });
+// The magnitude below which a nonzero operand may make a subnormal when
+// multiplied by the step's scalars in turn: 2^-126 over the product of
+// those below 1 (zeros make no product), with a factor 2 of margin (a
+// rounding, a cancellation), at most 2^-40.
+double tiny_magnitude(std::initializer_list<double> factors) {
+  double scale = 1;
+  for (double f : factors)
+    if (f != 0) scale *= std::min(1.0, std::fabs(f));
+  return std::min(std::ldexp(1.0, -125) / scale, std::ldexp(1.0, -40));
 }
 
-// Adam's scalars as the unfused ops take them: C++ number operands
-// (mul_(beta), / sqrt(bc2), + eps) as 0-dim tensors of the dtype, alphas in
-// opmath. An alpha of 1 needs no plain-add case: 1 * y is y exactly.
-template <class M>
-struct AdamScalars {
+// The bits of a positive float magnitude, which order as the magnitudes do.
+uint32_t magnitude_bits(double magnitude) {
+  const auto f = static_cast<float>(magnitude);
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+// SGD's operands and scalars as the unfused ops take them: a C++ number
+// operand (mul_(momentum)) reaches the kernel as a 0-dim tensor of the
+// dtype; an alpha is converted to the opmath type directly. An alpha of 1
+// needs no plain-add case: 1 * y is y exactly.
+template <class T>
+struct SgdArgs {
+  using M = opmath_t<T>;
+  T* p;
+  const T* g;
+  T* b;
+  M momentum, decay, keep, step, nesterov_momentum;
+};
+
+// Adam's: C++ number operands (mul_(beta), / sqrt(bc2), + eps) as 0-dim
+// tensors of the dtype, alphas in opmath.
+template <class T>
+struct AdamArgs {
+  using M = opmath_t<T>;
+  T* p;
+  const T* g;
+  T *m, *v, *vmax;
   M beta1, beta2, keep1, keep2, root_bc2, eps, decay, step_size;
 };
 
-// Elements [begin, end): one body per (weight decay, amsgrad), so each loop
-// is branch-free and GCC vectorises it.
-template <class T, bool Decays, bool AmsGrad>
-void adam_range(int64_t begin, int64_t end, T* p, const T* gr, T* m, T* v, T* vmax, const AdamScalars<opmath_t<T>> c) {
+// --- Baseline x86-64 lanes ---------------------------------------------------
+
+// The arithmetic of the unfused ops (op_math.h) for one element at a time
+// in T's opmath type M, each op's result rounded to T as its output holds it.
+template <class T>
+struct OpmathLanes {
   using M = opmath_t<T>;
-  using math::arith;
-  using math::arith_alpha;
-  for (int64_t i = begin; i < end; ++i) {
-    T g = gr[i];
-    if constexpr (Decays) g = T(arith_alpha<BinaryOp::Add, M>(M(g), M(p[i]), c.decay));  // add(grad, p, wd)
-    const T m1 = T(arith_alpha<BinaryOp::Add, M>(M(T(arith<BinaryOp::Mul, M>(M(m[i]), c.beta1))), M(g), c.keep1));
-    const T gg = T(arith<BinaryOp::Mul, M>(M(g), M(g)));
-    const T v1 = T(arith_alpha<BinaryOp::Add, M>(M(T(arith<BinaryOp::Mul, M>(M(v[i]), c.beta2))), M(gg), c.keep2));
-    m[i] = m1;
-    v[i] = v1;
-    T vv = v1;
-    if constexpr (AmsGrad) {  // where(gt(max, v), max, v): a NaN in v wins, as there
-      vv = math::compare<BinaryOp::Gt, M>(M(vmax[i]), M(v1)) ? vmax[i] : v1;
-      vmax[i] = vv;
-    }
-    const T root = T(math::unary<UnaryOp::Sqrt, M>(M(vv)));
-    const T denom = T(arith<BinaryOp::Add, M>(M(T(arith<BinaryOp::Div, M>(M(root), c.root_bc2))), c.eps));
-    const T update = T(arith<BinaryOp::Div, M>(M(m1), M(denom)));
-    p[i] = T(arith_alpha<BinaryOp::Add, M>(M(p[i]), M(update), c.step_size));  // p.add_(update, -lr / bc1)
+  using V = M;
+  static constexpr int64_t kLanes = 1;
+  static V splat(M s) { return s; }
+  static V load(const T* x) { return static_cast<M>(*x); }
+  static void store(T* x, V v) { *x = T(v); }
+  static V as_t(V v) { return static_cast<M>(T(v)); }
+  template <BinaryOp Op>
+  static V arith(V x, V y) {
+    return math::arith<Op, M>(x, y);
   }
+  static V sqrt(V x) { return math::unary<UnaryOp::Sqrt, M>(x); }
+  static V gt_select(V x, V y) { return math::compare<BinaryOp::Gt, M>(x, y) ? x : y; }  // x > y ? x : y
+};
+
+// The same float arithmetic on 4 floats at a time (SSE2).
+struct FloatLanes {
+  using V = __m128;
+  static constexpr int64_t kLanes = 4;
+  static V splat(float s) { return _mm_set1_ps(s); }
+  static V load(const float* x) { return _mm_loadu_ps(x); }
+  static void store(float* x, V v) { _mm_storeu_ps(x, v); }
+  static V as_t(V v) { return v; }
+  template <BinaryOp Op>
+  static V arith(V x, V y) {
+    static_assert(Op == BinaryOp::Add || Op == BinaryOp::Mul || Op == BinaryOp::Div);
+    if constexpr (Op == BinaryOp::Add)
+      return _mm_add_ps(x, y);
+    else if constexpr (Op == BinaryOp::Mul)
+      return _mm_mul_ps(x, y);
+    else
+      return _mm_div_ps(x, y);
+  }
+  static V sqrt(V x) { return _mm_sqrt_ps(x); }
+  static V gt_select(V x, V y) {
+    const V gt = _mm_cmpgt_ps(x, y);
+    return _mm_or_ps(_mm_and_ps(gt, x), _mm_andnot_ps(gt, y));
+  }
+};
+
+// And on 4 floats at a time with each operation done in double and rounded
+// to float (see above): no operand or result is a subnormal double.
+struct FloatInDoubleLanes {
+  struct V {
+    __m128d lo, hi;
+  };
+  static constexpr int64_t kLanes = 4;
+  static __m128d round(__m128d d) { return _mm_cvtps_pd(_mm_cvtpd_ps(d)); }
+  static V splat(float s) { return {_mm_set1_pd(s), _mm_set1_pd(s)}; }
+  static V load(const float* x) {
+    const __m128 f = _mm_loadu_ps(x);
+    return {_mm_cvtps_pd(f), _mm_cvtps_pd(_mm_movehl_ps(f, f))};
+  }
+  static void store(float* x, V v) { _mm_storeu_ps(x, _mm_movelh_ps(_mm_cvtpd_ps(v.lo), _mm_cvtpd_ps(v.hi))); }
+  static V as_t(V v) { return v; }  // every operation already rounds to float
+  template <BinaryOp Op>
+  static V arith(V x, V y) {
+    static_assert(Op == BinaryOp::Add || Op == BinaryOp::Mul || Op == BinaryOp::Div);
+    if constexpr (Op == BinaryOp::Add)
+      return {round(_mm_add_pd(x.lo, y.lo)), round(_mm_add_pd(x.hi, y.hi))};
+    else if constexpr (Op == BinaryOp::Mul)
+      return {round(_mm_mul_pd(x.lo, y.lo)), round(_mm_mul_pd(x.hi, y.hi))};
+    else
+      return {round(_mm_div_pd(x.lo, y.lo)), round(_mm_div_pd(x.hi, y.hi))};
+  }
+  static V sqrt(V x) { return {round(_mm_sqrt_pd(x.lo)), round(_mm_sqrt_pd(x.hi))}; }
+  static __m128d select(__m128d mask, __m128d x, __m128d y) {
+    return _mm_or_pd(_mm_and_pd(mask, x), _mm_andnot_pd(mask, y));
+  }
+  static V gt_select(V x, V y) {
+    return {select(_mm_cmpgt_pd(x.lo, y.lo), x.lo, y.lo), select(_mm_cmpgt_pd(x.hi, y.hi), x.hi, y.hi)};
+  }
+};
+
+// The lanes of x[0, 4) that are nonzero with magnitude bits below `bound`,
+// as a mask of 4 x 32 bits, compared as integers: comparing the floats
+// would itself take the assist. Adding 2^31 - 1 to the magnitude bits m
+// maps 0 to INT32_MAX and 1 <= m to INT32_MIN + m - 1, so one signed
+// comparison with INT32_MIN + bound - 1 finds 1 <= m < bound.
+inline int tiny_lanes(const float* x, uint32_t bound) {
+  const __m128i m = _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x)), _mm_set1_epi32(0x7FFFFFFF));
+  const __m128i shifted = _mm_add_epi32(m, _mm_set1_epi32(0x7FFFFFFF));
+  const __m128i tiny = _mm_cmplt_epi32(shifted, _mm_set1_epi32(static_cast<int32_t>(0x80000000u + bound - 1u)));
+  return _mm_movemask_ps(_mm_castsi128_ps(tiny));
+}
+
+namespace baseline {
+#include "optimizer_step_kernels.inc"
+}  // namespace baseline
+
+// --- AVX2 lanes: the same 8 floats wide ----------------------------------------
+// Everything from here to pop_options is compiled for AVX2, the kernel
+// bodies included again; it runs only where the CPU has AVX2 (use_avx2).
+// Vectors pass only among these functions; the code outside calls them with
+// pointers, scalars and references.
+#pragma GCC push_options
+#pragma GCC target("avx2")
+
+struct FloatLanes8 {
+  using V = __m256;
+  static constexpr int64_t kLanes = 8;
+  static V splat(float s) { return _mm256_set1_ps(s); }
+  static V load(const float* x) { return _mm256_loadu_ps(x); }
+  static void store(float* x, V v) { _mm256_storeu_ps(x, v); }
+  static V as_t(V v) { return v; }
+  template <BinaryOp Op>
+  static V arith(V x, V y) {
+    static_assert(Op == BinaryOp::Add || Op == BinaryOp::Mul || Op == BinaryOp::Div);
+    if constexpr (Op == BinaryOp::Add)
+      return _mm256_add_ps(x, y);
+    else if constexpr (Op == BinaryOp::Mul)
+      return _mm256_mul_ps(x, y);
+    else
+      return _mm256_div_ps(x, y);
+  }
+  static V sqrt(V x) { return _mm256_sqrt_ps(x); }
+  static V gt_select(V x, V y) { return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, y, _CMP_GT_OQ)); }
+};
+
+struct FloatInDoubleLanes8 {
+  struct V {
+    __m256d lo, hi;
+  };
+  static constexpr int64_t kLanes = 8;
+  static __m256d round(__m256d d) { return _mm256_cvtps_pd(_mm256_cvtpd_ps(d)); }
+  static V splat(float s) { return {_mm256_set1_pd(s), _mm256_set1_pd(s)}; }
+  static V load(const float* x) { return {_mm256_cvtps_pd(_mm_loadu_ps(x)), _mm256_cvtps_pd(_mm_loadu_ps(x + 4))}; }
+  static void store(float* x, V v) {
+    _mm_storeu_ps(x, _mm256_cvtpd_ps(v.lo));
+    _mm_storeu_ps(x + 4, _mm256_cvtpd_ps(v.hi));
+  }
+  static V as_t(V v) { return v; }
+  template <BinaryOp Op>
+  static V arith(V x, V y) {
+    static_assert(Op == BinaryOp::Add || Op == BinaryOp::Mul || Op == BinaryOp::Div);
+    if constexpr (Op == BinaryOp::Add)
+      return {round(_mm256_add_pd(x.lo, y.lo)), round(_mm256_add_pd(x.hi, y.hi))};
+    else if constexpr (Op == BinaryOp::Mul)
+      return {round(_mm256_mul_pd(x.lo, y.lo)), round(_mm256_mul_pd(x.hi, y.hi))};
+    else
+      return {round(_mm256_div_pd(x.lo, y.lo)), round(_mm256_div_pd(x.hi, y.hi))};
+  }
+  static V sqrt(V x) { return {round(_mm256_sqrt_pd(x.lo)), round(_mm256_sqrt_pd(x.hi))}; }
+  static V gt_select(V x, V y) {
+    return {_mm256_blendv_pd(y.lo, x.lo, _mm256_cmp_pd(x.lo, y.lo, _CMP_GT_OQ)),
+            _mm256_blendv_pd(y.hi, x.hi, _mm256_cmp_pd(x.hi, y.hi, _CMP_GT_OQ))};
+  }
+};
+
+// tiny_lanes for x[0, 8).
+inline int tiny_lanes8(const float* x, uint32_t bound) {
+  const __m256i m =
+      _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x)), _mm256_set1_epi32(0x7FFFFFFF));
+  const __m256i shifted = _mm256_add_epi32(m, _mm256_set1_epi32(0x7FFFFFFF));
+  const __m256i tiny = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int32_t>(0x80000000u + bound - 1u)), shifted);
+  return _mm256_movemask_ps(_mm256_castsi256_ps(tiny));
+}
+
+namespace avx2 {
+#include "optimizer_step_kernels.inc"
+
+// The groups of 8 of [i, end) for float kernel K, each in FloatInDoubleLanes8
+// when one of `watch` has a tiny lane there (bound: magnitude_bits), else
+// in FloatLanes8; returns the first element not done.
+template <class K, size_t N>
+int64_t run_groups(int64_t i, int64_t end, const std::array<const float*, N>& watch, uint32_t bound, const K& k) {
+  const auto plain = k.template consts<FloatLanes8>();
+  const auto wide = k.template consts<FloatInDoubleLanes8>();
+  for (; i + 8 <= end; i += 8) {
+    int tiny = 0;
+    for (const float* x : watch) tiny |= tiny_lanes8(x + i, bound);
+    if (tiny != 0)
+      k.template group<FloatInDoubleLanes8>(i, wide);
+    else
+      k.template group<FloatLanes8>(i, plain);
+  }
+  return i;
+}
+}  // namespace avx2
+
+#pragma GCC pop_options
+
+// Whether the float steps take the AVX2 lanes; throws tt::ConfigurationError
+// for a TT_CPU_DISPATCH it does not know.
+bool use_avx2() {
+  static const bool avx2 = [] {
+    __builtin_cpu_init();
+    return env_cpu_dispatch() != "portable" && __builtin_cpu_supports("avx2");
+  }();
+  return avx2;
+}
+
+// Runs Kernel<T, F1, F2> over elements [begin, end) of its arguments.
+// Elements go one at a time in OpmathLanes<T> (GCC vectorises that loop);
+// float's go in groups of 8 (the same kernel compiled for AVX2,
+// Avx2Kernel<float, F1, F2>, where `avx2`) then of 4, each group in the
+// double lanes when one of `watch` has a tiny lane there (bound:
+// magnitude_bits), else in the float lanes.
+template <template <class, bool, bool> class Kernel, template <class, bool, bool> class Avx2Kernel, class T, bool F1,
+          bool F2, class Args, size_t N>
+void run_lanes(int64_t begin, int64_t end, const Args& args, const std::array<const T*, N>& watch, uint32_t bound,
+               bool avx2) {
+  const Kernel<T, F1, F2> k{args};  // a local: the kernel's stores cannot alias its pointers and scalars
+  int64_t i = begin;
+  if constexpr (std::is_same_v<T, float>) {
+    if (avx2) i = avx2::run_groups(i, end, watch, bound, Avx2Kernel<T, F1, F2>{args});
+    const auto plain = k.template consts<FloatLanes>();
+    const auto wide = k.template consts<FloatInDoubleLanes>();
+    for (; i + 4 <= end; i += 4) {
+      int tiny = 0;
+      for (const float* x : watch) tiny |= tiny_lanes(x + i, bound);
+      if (tiny != 0)
+        k.template group<FloatInDoubleLanes>(i, wide);
+      else
+        k.template group<FloatLanes>(i, plain);
+    }
+  }
+  const auto scalar = k.template consts<OpmathLanes<T>>();
+  for (; i < end; ++i) k.template group<OpmathLanes<T>>(i, scalar);
+}
+
+template <class T, bool Decays, bool Nesterov>
+void sgd_run(const SgdArgs<T>& args, int64_t numel, const SgdStep& o) {
+  const uint32_t bound =
+      magnitude_bits(tiny_magnitude({o.momentum, 1 - o.dampening, o.lr, o.weight_decay, Nesterov ? o.momentum : 0.0}));
+  const std::array<const T*, 1> watch{args.b};
+  const bool avx2 = use_avx2();  // here: it may throw (TT_CPU_DISPATCH), and the region must not
+  parallel_for(numel, kParallelGrain, [&](int64_t begin, int64_t end) {
+    run_lanes<baseline::SgdKernel, avx2::SgdKernel, T, Decays, Nesterov>(begin, end, args, watch, bound, avx2);
+  });
+}
+
+template <class T>
+void sgd_step_typed(const TensorImpl& param, const TensorImpl& grad, const TensorImpl& buf, const SgdStep& o) {
+  using M = opmath_t<T>;
+  const SgdArgs<T> a{reinterpret_cast<T*>(param.data()),
+                     reinterpret_cast<const T*>(grad.data()),
+                     reinterpret_cast<T*>(buf.data()),
+                     M(convert<T>(o.momentum)),
+                     static_cast<M>(o.weight_decay),
+                     static_cast<M>(1 - o.dampening),
+                     static_cast<M>(-o.lr),
+                     static_cast<M>(o.momentum)};
+  const int64_t n = param.numel;
+  if (o.weight_decay != 0)
+    o.nesterov ? sgd_run<T, true, true>(a, n, o) : sgd_run<T, true, false>(a, n, o);
+  else
+    o.nesterov ? sgd_run<T, false, true>(a, n, o) : sgd_run<T, false, false>(a, n, o);
+}
+
+template <class T, bool Decays, bool AmsGrad>
+void adam_run(const AdamArgs<T>& args, int64_t numel, const AdamStep& o) {
+  const double bc1 = 1 - std::pow(o.beta1, static_cast<double>(o.step));
+  const uint32_t bound =
+      magnitude_bits(tiny_magnitude({o.beta1, 1 - o.beta1, o.beta2, 1 - o.beta2, o.lr / bc1, o.weight_decay}));
+  const std::array<const T*, 2> watch{args.m, args.v};
+  const bool avx2 = use_avx2();  // here: it may throw (TT_CPU_DISPATCH), and the region must not
+  parallel_for(numel, kParallelGrain, [&](int64_t begin, int64_t end) {
+    run_lanes<baseline::AdamKernel, avx2::AdamKernel, T, Decays, AmsGrad>(begin, end, args, watch, bound, avx2);
+  });
 }
 
 template <class T>
@@ -86,23 +376,25 @@ void adam_step_typed(const TensorImpl& param, const TensorImpl& grad, const Tens
   using M = opmath_t<T>;
   const double bc1 = 1 - std::pow(o.beta1, static_cast<double>(o.step));
   const double bc2 = 1 - std::pow(o.beta2, static_cast<double>(o.step));
-  const AdamScalars<M> c{M(convert<T>(o.beta1)),         M(convert<T>(o.beta2)),        static_cast<M>(1 - o.beta1),
-                         static_cast<M>(1 - o.beta2),    M(convert<T>(std::sqrt(bc2))), M(convert<T>(o.eps)),
-                         static_cast<M>(o.weight_decay), static_cast<M>(-o.lr / bc1)};
-  T* p = reinterpret_cast<T*>(param.data());
-  const T* gr = reinterpret_cast<const T*>(grad.data());
-  T* m = reinterpret_cast<T*>(exp_avg.data());
-  T* v = reinterpret_cast<T*>(exp_avg_sq.data());
-  T* vmax = max_exp_avg_sq ? reinterpret_cast<T*>(max_exp_avg_sq->data()) : nullptr;
-  const bool decays = o.weight_decay != 0;
-  parallel_for(param.numel, kParallelGrain, [&](int64_t begin, int64_t end) {
-    if (decays)
-      vmax ? adam_range<T, true, true>(begin, end, p, gr, m, v, vmax, c)
-           : adam_range<T, true, false>(begin, end, p, gr, m, v, vmax, c);
-    else
-      vmax ? adam_range<T, false, true>(begin, end, p, gr, m, v, vmax, c)
-           : adam_range<T, false, false>(begin, end, p, gr, m, v, vmax, c);
-  });
+  const AdamArgs<T> a{reinterpret_cast<T*>(param.data()),
+                      reinterpret_cast<const T*>(grad.data()),
+                      reinterpret_cast<T*>(exp_avg.data()),
+                      reinterpret_cast<T*>(exp_avg_sq.data()),
+                      max_exp_avg_sq ? reinterpret_cast<T*>(max_exp_avg_sq->data()) : nullptr,
+                      M(convert<T>(o.beta1)),
+                      M(convert<T>(o.beta2)),
+                      static_cast<M>(1 - o.beta1),
+                      static_cast<M>(1 - o.beta2),
+                      M(convert<T>(std::sqrt(bc2))),
+                      M(convert<T>(o.eps)),
+                      static_cast<M>(o.weight_decay),
+                      static_cast<M>(-o.lr / bc1)};
+  const int64_t n = param.numel;
+  const bool amsgrad = a.vmax != nullptr;
+  if (o.weight_decay != 0)
+    amsgrad ? adam_run<T, true, true>(a, n, o) : adam_run<T, true, false>(a, n, o);
+  else
+    amsgrad ? adam_run<T, false, true>(a, n, o) : adam_run<T, false, false>(a, n, o);
 }
 
 void adam_step_cpu(const TensorImpl& param, const TensorImpl& grad, const TensorImpl& exp_avg,

@@ -47,8 +47,11 @@ bool fusable(const detail::TensorImpl& p, std::initializer_list<const detail::Te
   // Two operands over the same memory a few elements apart (a gradient that
   // is a shifted view of its parameter, or two from_blob tensors over one
   // buffer): the kernel would read elements it has already written, where
-  // each unfused op reads its inputs whole first. A parameter and a gradient
-  // over exactly the same elements are fine: each is read before it is written.
+  // each unfused op reads its inputs whole first. A parameter and its
+  // gradient (the first operand) over exactly the same elements are fine:
+  // the kernels read both before writing either. State over the memory of
+  // another operand is not: the kernels read each element of the parameter
+  // before they write the state's (optimizer_step.cpp).
   // (Addresses as integers: pointers into different allocations do not subtract.)
   const auto bytes = static_cast<std::uintptr_t>(p.numel) * element_size(p.dtype);
   std::vector<std::uintptr_t> starts{reinterpret_cast<std::uintptr_t>(p.data())};
@@ -56,7 +59,8 @@ bool fusable(const detail::TensorImpl& p, std::initializer_list<const detail::Te
     if (t) starts.push_back(reinterpret_cast<std::uintptr_t>(t->data()));
   for (size_t i = 0; i < starts.size(); ++i)
     for (size_t j = i + 1; j < starts.size(); ++j)
-      if (starts[i] != starts[j] && (starts[i] > starts[j] ? starts[i] - starts[j] : starts[j] - starts[i]) < bytes)
+      if ((starts[i] != starts[j] || j > 1) &&
+          (starts[i] > starts[j] ? starts[i] - starts[j] : starts[j] - starts[i]) < bytes)
         return false;
   return detail::kernels::has_device_kernels(d) ? registered : detail::host_can_read(d);
 }
