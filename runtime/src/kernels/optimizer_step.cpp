@@ -30,7 +30,8 @@
 // whatever the data and the scalars (a subnormal gradient, not watched,
 // costs its assist). The lanes are written with intrinsics: GCC, by the
 // same theorem, turns (float)((double)x * (double)y) back into a float
-// multiply, and it vectorises no loop that branches per group. bfloat16
+// multiply, and it vectorises no loop that branches per group (clang, which
+// builds the fuzzers, keeps the intrinsics' conversions too). bfloat16
 // shares float's exponent range but stays on the plain path (no bfloat16
 // training on the cpu is measured); float16's values and their products
 // are normal floats.
@@ -182,6 +183,9 @@ struct FloatInDoubleLanes {
   }
 };
 
+// A group is the same elements in either lanes.
+static_assert(FloatInDoubleLanes::kLanes == FloatLanes::kLanes);
+
 // The lanes of x[0, 4) that are nonzero with magnitude bits below `bound`,
 // as a mask of 4 x 32 bits, compared as integers: comparing the floats
 // would itself take the assist. Adding 2^31 - 1 to the magnitude bits m
@@ -203,8 +207,12 @@ namespace baseline {
 // bodies included again; it runs only where the CPU has AVX2 (use_avx2).
 // Vectors pass only among these functions; the code outside calls them with
 // pointers, scalars and references.
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2")
+#endif
 
 struct FloatLanes8 {
   using V = __m256;
@@ -257,6 +265,8 @@ struct FloatInDoubleLanes8 {
   }
 };
 
+static_assert(FloatInDoubleLanes8::kLanes == FloatLanes8::kLanes);
+
 // tiny_lanes for x[0, 8).
 inline int tiny_lanes8(const float* x, uint32_t bound) {
   const __m256i m =
@@ -276,7 +286,7 @@ template <class K, size_t N>
 int64_t run_groups(int64_t i, int64_t end, const std::array<const float*, N>& watch, uint32_t bound, const K& k) {
   const auto plain = k.template consts<FloatLanes8>();
   const auto wide = k.template consts<FloatInDoubleLanes8>();
-  for (; i + 8 <= end; i += 8) {
+  for (; i + FloatLanes8::kLanes <= end; i += FloatLanes8::kLanes) {
     int tiny = 0;
     for (const float* x : watch) tiny |= tiny_lanes8(x + i, bound);
     if (tiny != 0)
@@ -288,7 +298,11 @@ int64_t run_groups(int64_t i, int64_t end, const std::array<const float*, N>& wa
 }
 }  // namespace avx2
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 // Whether the float steps take the AVX2 lanes; throws tt::ConfigurationError
 // for a TT_CPU_DISPATCH it does not know.
@@ -316,7 +330,7 @@ void run_lanes(int64_t begin, int64_t end, const Args& args, const std::array<co
     if (avx2) i = avx2::run_groups(i, end, watch, bound, Avx2Kernel<T, F1, F2>{args});
     const auto plain = k.template consts<FloatLanes>();
     const auto wide = k.template consts<FloatInDoubleLanes>();
-    for (; i + 4 <= end; i += 4) {
+    for (; i + FloatLanes::kLanes <= end; i += FloatLanes::kLanes) {
       int tiny = 0;
       for (const float* x : watch) tiny |= tiny_lanes(x + i, bound);
       if (tiny != 0)
@@ -326,7 +340,7 @@ void run_lanes(int64_t begin, int64_t end, const Args& args, const std::array<co
     }
   }
   const auto scalar = k.template consts<OpmathLanes<T>>();
-  for (; i < end; ++i) k.template group<OpmathLanes<T>>(i, scalar);
+  for (; i < end; i += OpmathLanes<T>::kLanes) k.template group<OpmathLanes<T>>(i, scalar);
 }
 
 template <class T, bool Decays, bool Nesterov>
