@@ -38,8 +38,8 @@
 //
 // Measured (runtime_bench sgd_step_f32, one thread, a 256 x 784 parameter,
 // docs/performance.md, session 30): a quarter of the buffer subnormal took
-// 0.95 ms a step in plain float and about 0.1 ms here; none, 56 us before
-// and about 60 us here.
+// 936 us a step in plain float and 82 us here (LibTorch 1.13: 545 us);
+// none, 57 us both.
 #include <immintrin.h>
 
 #include <algorithm>
