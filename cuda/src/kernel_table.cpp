@@ -61,6 +61,8 @@ void register_kernel_table() {
   k::softmax.register_cuda(&launch_softmax);
   k::gemm.register_cuda(&cuda_backend::gemm);
   k::gemm_2d.register_cuda(&cuda_backend::gemm_2d);
+  k::sgd_step.register_cuda(&launch_sgd_step);
+  k::adam_step.register_cuda(&launch_adam_step);
   k::arange.register_cuda(&launch_arange);
   k::uniform.register_cuda(&launch_uniform);
   k::normal.register_cuda(&launch_normal);

@@ -36,6 +36,13 @@ void launch_reduce(detail::kernels::ReduceOp op, const detail::TensorImpl& in, i
 void launch_softmax(bool log, const detail::TensorImpl& in, const detail::TensorImpl& out, int64_t outer, int64_t r,
                     int64_t inner);
 
+// optimizer_step.cu: the fused steps (kernels.h's sgd_step and adam_step).
+void launch_sgd_step(const detail::TensorImpl& param, const detail::TensorImpl& grad, const detail::TensorImpl& buf,
+                     const detail::kernels::SgdStep& o);
+void launch_adam_step(const detail::TensorImpl& param, const detail::TensorImpl& grad,
+                      const detail::TensorImpl& exp_avg, const detail::TensorImpl& exp_avg_sq,
+                      const detail::TensorImpl* max_exp_avg_sq, const detail::kernels::AdamStep& o);
+
 // random.cu
 void launch_arange(const detail::TensorImpl& out, double start, double step, int64_t istart, int64_t istep);
 void launch_uniform(const detail::TensorImpl& out);

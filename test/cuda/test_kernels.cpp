@@ -4,7 +4,9 @@
 // sigmoid/pow within 4 ulp (float32/float64) or 1 ulp (float16/bfloat16,
 // rounded from float32); sums/means/softmax within a relative 1e-5
 // (float32) / 1e-12 (float64) / 1e-2 (16-bit): the summation order differs.
+#include <functional>
 #include <limits>
+#include <memory>
 #include <random>
 #include <set>
 #include <thread>
@@ -381,6 +383,52 @@ TEST_F(CudaKernels, NllLossOnTheDeviceMatchesTheCpuKernels) {
       (r == nn::kNone ? lc.sum() : lc).backward();
       (r == nn::kNone ? lg.sum() : lg).backward();
       expect_close(xg.grad(), xc.grad(), rel_tol(dt));
+    }
+  }
+}
+
+// The fused SGD and Adam steps on the device (optimizer_step.cu) against
+// the cpu's fused steps, which the runtime suite holds to the unfused ops
+// bit for bit (test_optim.cpp): every option the optimizers fuse, each
+// floating dtype, and float state that decays through the subnormal range.
+TEST_F(CudaKernels, FusedOptimizerStepsMatchTheCpuBitForBit) {
+  const std::vector<std::function<std::unique_ptr<optim::Optimizer>(std::vector<Tensor>)>> optimizers{
+      [](std::vector<Tensor> p) { return std::make_unique<optim::SGD>(p, optim::SGDOptions(0.05).momentum(0.9)); },
+      [](std::vector<Tensor> p) {
+        return std::make_unique<optim::SGD>(p, optim::SGDOptions(0.1).momentum(0.8).dampening(0.3));
+      },
+      [](std::vector<Tensor> p) {
+        return std::make_unique<optim::SGD>(p, optim::SGDOptions(0.01).momentum(0.9).nesterov(true).weight_decay(1e-4));
+      },
+      [](std::vector<Tensor> p) { return std::make_unique<optim::Adam>(p, optim::AdamOptions(1e-3)); },
+      [](std::vector<Tensor> p) {
+        return std::make_unique<optim::Adam>(
+            p, optim::AdamOptions(0.01).betas({0.8, 0.99}).eps(1e-6).weight_decay(0.1).amsgrad(true));
+      }};
+  manual_seed(21);
+  const int64_t n = 70'001;
+  // Gradients that stop on most steps, some of them tiny (1e-39: subnormal
+  // in float; 1e-20: its square is).
+  std::vector<double> scales(n);
+  for (int64_t i = 0; i < n; ++i) scales[i] = i % 3 == 0 ? 1e-39 : i % 3 == 1 ? 1e-20 : 1.0;
+  const Tensor scale = tensor(scales).to(kFloat);
+  for (ScalarType dt : {kFloat, kDouble, kHalf, kBFloat16}) {
+    const Tensor start = randn({n}).to(dt);
+    std::vector<Tensor> grads;
+    for (int s = 0; s < 12; ++s) grads.push_back(s % 4 == 0 ? (randn({n}) * scale).to(dt) : zeros({n}, dt));
+    for (size_t o = 0; o < optimizers.size(); ++o) {
+      SCOPED_TRACE(tt_cuda_test::dt_name(dt) + " optimizer " + std::to_string(o));
+      std::vector<Tensor> result;
+      for (Device device : {Device(kCPU), Device(kCUDA)}) {
+        Tensor p = start.clone().to(device).requires_grad_();  // to(kCPU) would be start itself
+        auto opt = optimizers[o]({p});
+        for (const Tensor& g : grads) {
+          p.mutable_grad() = g.to(device);
+          opt->step();
+        }
+        result.push_back(p.detach().cpu());
+      }
+      EXPECT_EQ(tt_cuda_test::count_differences(result[1], result[0]), 0);
     }
   }
 }

@@ -5,8 +5,9 @@
 // aten/src/ATen/native/cpu/Fused{SGD,Adam}Kernel.cpp).
 // The arithmetic is op_math.h's, in the order and with the rounding of the
 // unfused ops, so the fused step changes speed, never results. The bodies
-// are in optimizer_step_kernels.inc; this file has the lanes they run in
-// and the dispatch.
+// are in optimizer_step_kernels.inc, the arguments and the one-element
+// lanes in optimizer_math.h (both shared with cuda/); this file has the
+// SIMD lanes and the dispatch.
 //
 // Subnormal floats. x86 computes with them exactly, but every instruction
 // that reads or produces one takes a microcode assist of over a hundred
@@ -53,6 +54,7 @@
 #include "environment.h"
 #include "kernels/kernels.h"
 #include "kernels/op_math.h"
+#include "kernels/optimizer_math.h"
 #include "kernels/parallel.h"
 #include "scalar_math.h"
 
@@ -79,50 +81,7 @@ uint32_t magnitude_bits(double magnitude) {
   return u;
 }
 
-// SGD's operands and scalars as the unfused ops take them: a C++ number
-// operand (mul_(momentum)) reaches the kernel as a 0-dim tensor of the
-// dtype; an alpha is converted to the opmath type directly. An alpha of 1
-// needs no plain-add case: 1 * y is y exactly.
-template <class T>
-struct SgdArgs {
-  using M = opmath_t<T>;
-  T* p;
-  const T* g;
-  T* b;
-  M momentum, decay, keep, step, nesterov_momentum;
-};
-
-// Adam's: C++ number operands (mul_(beta), / sqrt(bc2), + eps) as 0-dim
-// tensors of the dtype, alphas in opmath.
-template <class T>
-struct AdamArgs {
-  using M = opmath_t<T>;
-  T* p;
-  const T* g;
-  T *m, *v, *vmax;
-  M beta1, beta2, keep1, keep2, root_bc2, eps, decay, step_size;
-};
-
 // --- Baseline x86-64 lanes ---------------------------------------------------
-
-// The arithmetic of the unfused ops (op_math.h) for one element at a time
-// in T's opmath type M, each op's result rounded to T as its output holds it.
-template <class T>
-struct OpmathLanes {
-  using M = opmath_t<T>;
-  using V = M;
-  static constexpr int64_t kLanes = 1;
-  static V splat(M s) { return s; }
-  static V load(const T* x) { return static_cast<M>(*x); }
-  static void store(T* x, V v) { *x = T(v); }
-  static V as_t(V v) { return static_cast<M>(T(v)); }
-  template <BinaryOp Op>
-  static V arith(V x, V y) {
-    return math::arith<Op, M>(x, y);
-  }
-  static V sqrt(V x) { return math::unary<UnaryOp::Sqrt, M>(x); }
-  static V gt_select(V x, V y) { return math::compare<BinaryOp::Gt, M>(x, y) ? x : y; }  // x > y ? x : y
-};
 
 // The same float arithmetic on 4 floats at a time (SSE2).
 struct FloatLanes {
@@ -199,7 +158,7 @@ inline int tiny_lanes(const float* x, uint32_t bound) {
 }
 
 namespace baseline {
-#include "optimizer_step_kernels.inc"
+#include "kernels/optimizer_step_kernels.inc"
 }  // namespace baseline
 
 // --- AVX2 lanes: the same 8 floats wide ----------------------------------------
@@ -277,7 +236,7 @@ inline int tiny_lanes8(const float* x, uint32_t bound) {
 }
 
 namespace avx2 {
-#include "optimizer_step_kernels.inc"
+#include "kernels/optimizer_step_kernels.inc"
 
 // The groups of 8 of [i, end) for float kernel K, each in FloatInDoubleLanes8
 // when one of `watch` has a tiny lane there (bound: magnitude_bits), else
@@ -356,15 +315,8 @@ void sgd_run(const SgdArgs<T>& args, int64_t numel, const SgdStep& o) {
 
 template <class T>
 void sgd_step_typed(const TensorImpl& param, const TensorImpl& grad, const TensorImpl& buf, const SgdStep& o) {
-  using M = opmath_t<T>;
-  const SgdArgs<T> a{reinterpret_cast<T*>(param.data()),
-                     reinterpret_cast<const T*>(grad.data()),
-                     reinterpret_cast<T*>(buf.data()),
-                     M(convert<T>(o.momentum)),
-                     static_cast<M>(o.weight_decay),
-                     static_cast<M>(1 - o.dampening),
-                     static_cast<M>(-o.lr),
-                     static_cast<M>(o.momentum)};
+  const SgdArgs<T> a = sgd_args<T>(reinterpret_cast<T*>(param.data()), reinterpret_cast<const T*>(grad.data()),
+                                   reinterpret_cast<T*>(buf.data()), o);
   const int64_t n = param.numel;
   if (o.weight_decay != 0)
     o.nesterov ? sgd_run<T, true, true>(a, n, o) : sgd_run<T, true, false>(a, n, o);
@@ -387,22 +339,9 @@ void adam_run(const AdamArgs<T>& args, int64_t numel, const AdamStep& o) {
 template <class T>
 void adam_step_typed(const TensorImpl& param, const TensorImpl& grad, const TensorImpl& exp_avg,
                      const TensorImpl& exp_avg_sq, const TensorImpl* max_exp_avg_sq, const AdamStep& o) {
-  using M = opmath_t<T>;
-  const double bc1 = 1 - std::pow(o.beta1, static_cast<double>(o.step));
-  const double bc2 = 1 - std::pow(o.beta2, static_cast<double>(o.step));
-  const AdamArgs<T> a{reinterpret_cast<T*>(param.data()),
-                      reinterpret_cast<const T*>(grad.data()),
-                      reinterpret_cast<T*>(exp_avg.data()),
-                      reinterpret_cast<T*>(exp_avg_sq.data()),
-                      max_exp_avg_sq ? reinterpret_cast<T*>(max_exp_avg_sq->data()) : nullptr,
-                      M(convert<T>(o.beta1)),
-                      M(convert<T>(o.beta2)),
-                      static_cast<M>(1 - o.beta1),
-                      static_cast<M>(1 - o.beta2),
-                      M(convert<T>(std::sqrt(bc2))),
-                      M(convert<T>(o.eps)),
-                      static_cast<M>(o.weight_decay),
-                      static_cast<M>(-o.lr / bc1)};
+  const AdamArgs<T> a = adam_args<T>(reinterpret_cast<T*>(param.data()), reinterpret_cast<const T*>(grad.data()),
+                                     reinterpret_cast<T*>(exp_avg.data()), reinterpret_cast<T*>(exp_avg_sq.data()),
+                                     max_exp_avg_sq ? reinterpret_cast<T*>(max_exp_avg_sq->data()) : nullptr, o);
   const int64_t n = param.numel;
   const bool amsgrad = a.vmax != nullptr;
   if (o.weight_decay != 0)

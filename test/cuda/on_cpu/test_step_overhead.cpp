@@ -9,6 +9,7 @@
 #include <tt/tt.h>
 
 #include <memory>
+#include <vector>
 
 namespace {
 
@@ -128,6 +129,33 @@ TEST(ReductionOverhead, ALongRowIsOneKernelAndOneAllocation) {
     EXPECT_EQ(after.malloc_async - before.malloc_async, 2) << "their outputs only";
     EXPECT_EQ(total.item<double>(), double((1 << 20) + 3));  // exact: below 2^24
     EXPECT_EQ(index.item<int64_t>(), 0);
+  }
+}
+
+// An optimizer step on the device is one fused kernel per parameter and no
+// allocation (optimizer_step.cu), where the unfused ops launched three
+// kernels a parameter for SGD with momentum and about ten for Adam, with
+// Adam's temporaries allocated each step.
+TEST(OptimizerOverhead, AStepIsOneKernelPerParameterAndNoAllocation) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) GTEST_SKIP() << "no CUDA device on HIP-CPU";
+  Mlp model;
+  model.to(tt::Device(tt::kCUDA));
+  const size_t params = model.parameters().size();
+  std::vector<std::unique_ptr<tt::optim::Optimizer>> optimizers;
+  optimizers.push_back(std::make_unique<tt::optim::SGD>(model.parameters(), tt::optim::SGDOptions(0.05).momentum(0.9)));
+  optimizers.push_back(std::make_unique<tt::optim::Adam>(model.parameters(), tt::optim::AdamOptions(1e-3)));
+  for (auto& optimizer : optimizers) {
+    for (const tt::Tensor& p : model.parameters()) p.mutable_grad() = tt::ones_like(p);
+    optimizer->step();  // the first step creates the state
+    for (int step = 0; step < 2; ++step) {
+      const auto before = tt::cuda_on_cpu::api_calls();
+      optimizer->step();
+      const auto after = tt::cuda_on_cpu::api_calls();
+      EXPECT_EQ(after.kernel_launch - before.kernel_launch, static_cast<long>(params));
+      EXPECT_EQ(after.malloc_async - before.malloc_async, 0);
+      EXPECT_EQ(after.synchronizations() - before.synchronizations(), 0);
+    }
   }
 }
 
