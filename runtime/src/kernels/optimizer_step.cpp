@@ -83,7 +83,7 @@ uint32_t magnitude_bits(double magnitude) {
 
 // --- Baseline x86-64 lanes ---------------------------------------------------
 
-// The same float arithmetic on 4 floats at a time (SSE2).
+// OpmathLanes<float>'s arithmetic (optimizer_math.h) on 4 floats at a time (SSE2).
 struct FloatLanes {
   using V = __m128;
   static constexpr int64_t kLanes = 4;
