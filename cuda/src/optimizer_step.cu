@@ -3,8 +3,9 @@
 // allocate Adam's temporaries (ATen's fused optimizers,
 // aten/src/ATen/native/cuda/fused_adam_impl.cu and FusedSgdKernel.cu). The
 // bodies are the cpu steps' own (optimizer_step_kernels.inc, one element a
-// thread in OpmathLanes), so the results are the unfused ops' bit for bit:
-// -fmad=false, and nvcc's IEEE division and square root by default. A GPU
+// thread in OpmathLanes), so the results are the unfused ops' bit for bit,
+// a NaN being the GPU's one canonical NaN as in every GPU kernel: -fmad=false,
+// and nvcc's IEEE division and square root by default. A GPU
 // computes with subnormal floats at full speed, so the cpu's double lanes
 // have no use here.
 #include <cstdint>

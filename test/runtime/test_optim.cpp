@@ -203,26 +203,32 @@ TEST_F(Optim, AdamFusedStepIsTheUnfusedOpsBitForBit) {
 
 // Float steps meet subnormals when a gradient stops: the momentum buffer
 // and Adam's averages decay through float's subnormal range, and the square
-// of a gradient of 1e-20 is one. The kernels compute such elements in
-// double (optimizer_step.cpp); the results must still be the unfused ops'
-// bit for bit, which compute them in float. Elements cycle through
-// magnitudes from normal to the smallest subnormal, with zeros, infinities
-// and NaNs; gradients stop on most steps.
+// of a gradient of 1e-20 is one. The kernels compute groups whose state
+// holds such values in double (optimizer_step.cpp); the results must still
+// be the unfused ops' bit for bit, which compute them in float. In the
+// first half, gradients cycle through magnitudes from normal to the
+// smallest subnormal from the first step, so nearly every group's state is
+// tiny; in the second half the state starts normal (float groups meeting
+// subnormal gradients later) but for one element in 37, so tiny and plain
+// groups alternate. Zeros, an infinity and a NaN are among them (NaNs of
+// one payload: which of two different NaNs survives is the compiler's
+// choice); gradients stop on most steps.
 TEST_F(Optim, FusedStepsAreTheUnfusedOpsThroughSubnormals) {
   const int64_t n = 80'002;
   const float kScales[] = {1e-3f, 0.0f, 1e-37f, 1e-40f, 1e-20f, 1e-44f, 1e-30f, 1.0f, 1e-38f, 3e-19f};
   std::mt19937 rng(3);
   std::normal_distribution<float> normal;
-  std::vector<float> start(n), grad(n);
+  std::vector<float> start(n), first(n), later(n);
   for (int64_t i = 0; i < n; ++i) {
     start[i] = normal(rng) * (i % 13 == 5 ? 1e-39f : 1.0f);
-    grad[i] = normal(rng) * kScales[i % 10];
+    later[i] = normal(rng) * kScales[i % 10];
+    first[i] = i < n / 2 ? later[i] : i % 37 == 0 ? 1e-40f : normal(rng);
   }
-  grad[17] = std::numeric_limits<float>::infinity();
-  grad[29] = std::numeric_limits<float>::quiet_NaN();
-  Trajectory t{tensor(start), {}};
-  const Tensor g = tensor(grad), none = zeros_like(g);
-  for (int s = 0; s < 40; ++s) t.grads.push_back(s % 10 == 0 ? g : s % 10 == 5 ? g * 1e-3 : none);
+  first[17] = later[17] = std::numeric_limits<float>::infinity();
+  first[29] = later[29] = std::numeric_limits<float>::quiet_NaN();
+  Trajectory t{tensor(start), {tensor(first)}};
+  const Tensor g = tensor(later), none = zeros_like(g);
+  for (int s = 1; s < 40; ++s) t.grads.push_back(s % 10 == 0 ? g : s % 10 == 5 ? g * 1e-3 : none);
   for (const auto& o : kSgdOptions) {
     SCOPED_TRACE("SGD lr " + std::to_string(o.lr()));
     EXPECT_EQ(differing(optimized<optim::SGD>(o, t), unfused_sgd(o, t)), 0u);

@@ -69,8 +69,9 @@ TT_DECLARE_DISPATCH(gemm_2d, 0,
 //   param = param - lr * (nesterov ? g + momentum * buf : buf)
 // with the rounding of the unfused in-place ops it replaces (each step
 // rounded to the dtype, scalars converted as those ops convert them), so
-// results are bit for bit theirs. param, grad and buf: contiguous, one
-// floating dtype, one size, one device.
+// results are bit for bit theirs (but which NaN survives where two meet:
+// optimizer_step.cpp). param, grad and buf: contiguous, one floating dtype,
+// one size, one device; buf's memory apart from the others'.
 struct SgdStep {
   double lr = 0, momentum = 0, dampening = 0, weight_decay = 0;
   bool nesterov = false;
@@ -85,8 +86,9 @@ TT_DECLARE_DISPATCH(sgd_step, 0,
 //   v = amsgrad ? (max_exp_avg_sq = max(max_exp_avg_sq, exp_avg_sq)) : exp_avg_sq
 //   param -= lr / (1 - beta1^step) * exp_avg / (sqrt(v) / sqrt(1 - beta2^step) + eps)
 // with the rounding of the unfused ops (Adam::step's composite), so results
-// are bit for bit theirs. All tensors contiguous, one floating dtype, one
-// size, one device; max_exp_avg_sq given exactly when amsgrad.
+// are bit for bit theirs (as SGD's). All tensors contiguous, one floating
+// dtype, one size, one device, the state's memory apart from the others';
+// max_exp_avg_sq given exactly when amsgrad.
 struct AdamStep {
   double lr = 0, beta1 = 0, beta2 = 0, eps = 0, weight_decay = 0;
   int64_t step = 1;

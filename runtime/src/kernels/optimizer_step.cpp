@@ -29,13 +29,14 @@
 // "When is double rounding innocuous?", SIGNUM Newsletter 30(3), 1995).
 // Which path a group takes changes its speed only: both give the same bits
 // whatever the data and the scalars (a subnormal gradient, not watched,
-// costs its assist). The lanes are written with intrinsics: GCC, by the
-// same theorem, turns (float)((double)x * (double)y) back into a float
-// multiply, and it vectorises no loop that branches per group (clang, which
-// builds the fuzzers, keeps the intrinsics' conversions too). bfloat16
-// shares float's exponent range but stays on the plain path (no bfloat16
-// training on the cpu is measured); float16's values and their products
-// are normal floats.
+// costs its assist), but for which NaN comes out where two NaNs meet: x86
+// returns an instruction's first operand's, and the compiler may swap the
+// operands of an add or multiply, here as in the unfused ops' kernels
+// (IEEE 754 leaves the choice open; a GPU returns its one canonical NaN). The lanes are written with intrinsics: GCC,
+// by the same theorem, turns (float)((double)x * (double)y) back into a float multiply, and it vectorises no loop that
+// branches per group (clang, which builds the fuzzers, keeps the intrinsics' conversions too). bfloat16 shares float's
+// exponent range but stays on the plain path (no bfloat16 training on the cpu is measured); float16's values and their
+// products are normal floats.
 //
 // Measured (runtime_bench sgd_step_f32, one thread, a 256 x 784 parameter,
 // docs/performance.md, session 30): a quarter of the buffer subnormal took
@@ -162,7 +163,7 @@ namespace baseline {
 }  // namespace baseline
 
 // --- AVX2 lanes: the same 8 floats wide ----------------------------------------
-// Everything from here to pop_options is compiled for AVX2, the kernel
+// Everything from here to the region's end is compiled for AVX2, the kernel
 // bodies included again; it runs only where the CPU has AVX2 (use_avx2).
 // Vectors pass only among these functions; the code outside calls them with
 // pointers, scalars and references.

@@ -50,8 +50,9 @@ bool fusable(const detail::TensorImpl& p, std::initializer_list<const detail::Te
   // each unfused op reads its inputs whole first. A parameter and its
   // gradient (the first operand) over exactly the same elements are fine:
   // the kernels read both before writing either. State over the memory of
-  // another operand is not: the kernels read each element of the parameter
-  // before they write the state's (optimizer_step.cpp).
+  // another operand is not: the kernels read and write an element's
+  // operands in an order of their own (optimizer_step_kernels.inc), where
+  // the unfused ops finish one tensor before the next reads it.
   // (Addresses as integers: pointers into different allocations do not subtract.)
   const auto bytes = static_cast<std::uintptr_t>(p.numel) * element_size(p.dtype);
   std::vector<std::uintptr_t> starts{reinterpret_cast<std::uintptr_t>(p.data())};
