@@ -58,12 +58,9 @@ void launch_sgd_step(const TensorImpl& param, const TensorImpl& grad, const Tens
       const SgdArgs<T> a =
           detail::kernels::sgd_args<T>(reinterpret_cast<T*>(param.data()), reinterpret_cast<const T*>(grad.data()),
                                        reinterpret_cast<T*>(buf.data()), o);
-      const int64_t n = param.numel;
-      const int dev = param.device().index();
-      if (o.weight_decay != 0)
-        o.nesterov ? launch<T>(SgdKernel<T, true, true>{a}, n, dev) : launch<T>(SgdKernel<T, true, false>{a}, n, dev);
-      else
-        o.nesterov ? launch<T>(SgdKernel<T, false, true>{a}, n, dev) : launch<T>(SgdKernel<T, false, false>{a}, n, dev);
+      detail::kernels::with_flags(o.weight_decay != 0, o.nesterov, [&]<bool Decays, bool Nesterov>() {
+        launch<T>(SgdKernel<T, Decays, Nesterov>{a}, param.numel, param.device().index());
+      });
     }
   });
 }
@@ -78,13 +75,9 @@ void launch_adam_step(const TensorImpl& param, const TensorImpl& grad, const Ten
           detail::kernels::adam_args<T>(reinterpret_cast<T*>(param.data()), reinterpret_cast<const T*>(grad.data()),
                                         reinterpret_cast<T*>(exp_avg.data()), reinterpret_cast<T*>(exp_avg_sq.data()),
                                         max_exp_avg_sq ? reinterpret_cast<T*>(max_exp_avg_sq->data()) : nullptr, o);
-      const int64_t n = param.numel;
-      const int dev = param.device().index();
-      const bool amsgrad = a.vmax != nullptr;
-      if (o.weight_decay != 0)
-        amsgrad ? launch<T>(AdamKernel<T, true, true>{a}, n, dev) : launch<T>(AdamKernel<T, true, false>{a}, n, dev);
-      else
-        amsgrad ? launch<T>(AdamKernel<T, false, true>{a}, n, dev) : launch<T>(AdamKernel<T, false, false>{a}, n, dev);
+      detail::kernels::with_flags(o.weight_decay != 0, a.vmax != nullptr, [&]<bool Decays, bool AmsGrad>() {
+        launch<T>(AdamKernel<T, Decays, AmsGrad>{a}, param.numel, param.device().index());
+      });
     }
   });
 }

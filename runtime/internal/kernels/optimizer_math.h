@@ -73,6 +73,17 @@ AdamArgs<T> adam_args(T* p, const T* g, T* m, T* v, T* vmax, const AdamStep& o) 
           static_cast<M>(-o.lr / bc1)};
 }
 
+/// f.template operator()<A, B>() with run-time flags a and b as constants:
+/// the steps compile one body per (weight decay, Nesterov or amsgrad), so
+/// that no loop branches on them.
+template <class F>
+void with_flags(bool a, bool b, F&& f) {
+  if (a)
+    b ? f.template operator()<true, true>() : f.template operator()<true, false>();
+  else
+    b ? f.template operator()<false, true>() : f.template operator()<false, false>();
+}
+
 /// The unfused ops' arithmetic (op_math.h) for one element at a time in T's
 /// opmath type M, each op's result rounded to T as its output holds it: the
 /// lanes every dtype runs in (the cpu vectorises them where it can).

@@ -32,11 +32,13 @@
 // costs its assist), but for which NaN comes out where two NaNs meet: x86
 // returns an instruction's first operand's, and the compiler may swap the
 // operands of an add or multiply, here as in the unfused ops' kernels
-// (IEEE 754 leaves the choice open; a GPU returns its one canonical NaN). The lanes are written with intrinsics: GCC,
-// by the same theorem, turns (float)((double)x * (double)y) back into a float multiply, and it vectorises no loop that
-// branches per group (clang, which builds the fuzzers, keeps the intrinsics' conversions too). bfloat16 shares float's
-// exponent range but stays on the plain path (no bfloat16 training on the cpu is measured); float16's values and their
-// products are normal floats.
+// (IEEE 754 leaves the choice open; a GPU returns its one canonical NaN).
+// The lanes are written with intrinsics: GCC, by the same theorem, turns
+// (float)((double)x * (double)y) back into a float multiply, and it
+// vectorises no loop that branches per group (clang, which builds the
+// fuzzers, keeps the intrinsics' conversions too). bfloat16 shares float's
+// exponent range but stays on the plain path (no bfloat16 training on the
+// cpu is measured); float16's values and their products are normal floats.
 //
 // Measured (runtime_bench sgd_step_f32, one thread, a 256 x 784 parameter,
 // docs/performance.md, session 30): a quarter of the buffer subnormal took
@@ -107,6 +109,17 @@ struct FloatLanes {
     const V gt = _mm_cmpgt_ps(x, y);
     return _mm_or_ps(_mm_and_ps(gt, x), _mm_andnot_ps(gt, y));
   }
+  // The lanes of x[0, 4) that are nonzero with magnitude bits below
+  // `bound`, as a bit mask, compared as integers: comparing the floats
+  // would itself take the assist. Adding 2^31 - 1 to the magnitude bits m
+  // maps 0 to INT32_MAX and 1 <= m to INT32_MIN + m - 1, so one signed
+  // comparison with INT32_MIN + bound - 1 finds 1 <= m < bound.
+  static int tiny(const float* x, uint32_t bound) {
+    const __m128i m = _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x)), _mm_set1_epi32(0x7FFFFFFF));
+    const __m128i shifted = _mm_add_epi32(m, _mm_set1_epi32(0x7FFFFFFF));
+    const __m128i t = _mm_cmplt_epi32(shifted, _mm_set1_epi32(static_cast<int32_t>(0x80000000u + bound - 1u)));
+    return _mm_movemask_ps(_mm_castsi128_ps(t));
+  }
 };
 
 // And on 4 floats at a time with each operation done in double and rounded
@@ -143,21 +156,6 @@ struct FloatInDoubleLanes {
   }
 };
 
-// A group is the same elements in either lanes.
-static_assert(FloatInDoubleLanes::kLanes == FloatLanes::kLanes);
-
-// The lanes of x[0, 4) that are nonzero with magnitude bits below `bound`,
-// as a mask of 4 x 32 bits, compared as integers: comparing the floats
-// would itself take the assist. Adding 2^31 - 1 to the magnitude bits m
-// maps 0 to INT32_MAX and 1 <= m to INT32_MIN + m - 1, so one signed
-// comparison with INT32_MIN + bound - 1 finds 1 <= m < bound.
-inline int tiny_lanes(const float* x, uint32_t bound) {
-  const __m128i m = _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x)), _mm_set1_epi32(0x7FFFFFFF));
-  const __m128i shifted = _mm_add_epi32(m, _mm_set1_epi32(0x7FFFFFFF));
-  const __m128i tiny = _mm_cmplt_epi32(shifted, _mm_set1_epi32(static_cast<int32_t>(0x80000000u + bound - 1u)));
-  return _mm_movemask_ps(_mm_castsi128_ps(tiny));
-}
-
 namespace baseline {
 #include "kernels/optimizer_step_kernels.inc"
 }  // namespace baseline
@@ -193,6 +191,14 @@ struct FloatLanes8 {
   }
   static V sqrt(V x) { return _mm256_sqrt_ps(x); }
   static V gt_select(V x, V y) { return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, y, _CMP_GT_OQ)); }
+  // FloatLanes::tiny for x[0, 8).
+  static int tiny(const float* x, uint32_t bound) {
+    const __m256i m =
+        _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x)), _mm256_set1_epi32(0x7FFFFFFF));
+    const __m256i shifted = _mm256_add_epi32(m, _mm256_set1_epi32(0x7FFFFFFF));
+    const __m256i t = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int32_t>(0x80000000u + bound - 1u)), shifted);
+    return _mm256_movemask_ps(_mm256_castsi256_ps(t));
+  }
 };
 
 struct FloatInDoubleLanes8 {
@@ -225,37 +231,8 @@ struct FloatInDoubleLanes8 {
   }
 };
 
-static_assert(FloatInDoubleLanes8::kLanes == FloatLanes8::kLanes);
-
-// tiny_lanes for x[0, 8).
-inline int tiny_lanes8(const float* x, uint32_t bound) {
-  const __m256i m =
-      _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x)), _mm256_set1_epi32(0x7FFFFFFF));
-  const __m256i shifted = _mm256_add_epi32(m, _mm256_set1_epi32(0x7FFFFFFF));
-  const __m256i tiny = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int32_t>(0x80000000u + bound - 1u)), shifted);
-  return _mm256_movemask_ps(_mm256_castsi256_ps(tiny));
-}
-
 namespace avx2 {
 #include "kernels/optimizer_step_kernels.inc"
-
-// The groups of 8 of [i, end) for float kernel K, each in FloatInDoubleLanes8
-// when one of `watch` has a tiny lane there (bound: magnitude_bits), else
-// in FloatLanes8; returns the first element not done.
-template <class K, size_t N>
-int64_t run_groups(int64_t i, int64_t end, const std::array<const float*, N>& watch, uint32_t bound, const K& k) {
-  const auto plain = k.template consts<FloatLanes8>();
-  const auto wide = k.template consts<FloatInDoubleLanes8>();
-  for (; i + FloatLanes8::kLanes <= end; i += FloatLanes8::kLanes) {
-    int tiny = 0;
-    for (const float* x : watch) tiny |= tiny_lanes8(x + i, bound);
-    if (tiny != 0)
-      k.template group<FloatInDoubleLanes8>(i, wide);
-    else
-      k.template group<FloatLanes8>(i, plain);
-  }
-  return i;
-}
 }  // namespace avx2
 
 #if defined(__clang__)
@@ -279,7 +256,7 @@ bool use_avx2() {
 // float's go in groups of 8 (the same kernel compiled for AVX2,
 // Avx2Kernel<float, F1, F2>, where `avx2`) then of 4, each group in the
 // double lanes when one of `watch` has a tiny lane there (bound:
-// magnitude_bits), else in the float lanes.
+// magnitude_bits), else in the float lanes (run_groups).
 template <template <class, bool, bool> class Kernel, template <class, bool, bool> class Avx2Kernel, class T, bool F1,
           bool F2, class Args, size_t N>
 void run_lanes(int64_t begin, int64_t end, const Args& args, const std::array<const T*, N>& watch, uint32_t bound,
@@ -287,17 +264,8 @@ void run_lanes(int64_t begin, int64_t end, const Args& args, const std::array<co
   const Kernel<T, F1, F2> k{args};  // a local: the kernel's stores cannot alias its pointers and scalars
   int64_t i = begin;
   if constexpr (std::is_same_v<T, float>) {
-    if (avx2) i = avx2::run_groups(i, end, watch, bound, Avx2Kernel<T, F1, F2>{args});
-    const auto plain = k.template consts<FloatLanes>();
-    const auto wide = k.template consts<FloatInDoubleLanes>();
-    for (; i + FloatLanes::kLanes <= end; i += FloatLanes::kLanes) {
-      int tiny = 0;
-      for (const float* x : watch) tiny |= tiny_lanes(x + i, bound);
-      if (tiny != 0)
-        k.template group<FloatInDoubleLanes>(i, wide);
-      else
-        k.template group<FloatLanes>(i, plain);
-    }
+    if (avx2) i = avx2::run_groups<FloatLanes8, FloatInDoubleLanes8>(i, end, watch, bound, Avx2Kernel<T, F1, F2>{args});
+    i = baseline::run_groups<FloatLanes, FloatInDoubleLanes>(i, end, watch, bound, k);
   }
   const auto scalar = k.template consts<OpmathLanes<T>>();
   for (; i < end; i += OpmathLanes<T>::kLanes) k.template group<OpmathLanes<T>>(i, scalar);
@@ -318,18 +286,15 @@ template <class T>
 void sgd_step_typed(const TensorImpl& param, const TensorImpl& grad, const TensorImpl& buf, const SgdStep& o) {
   const SgdArgs<T> a = sgd_args<T>(reinterpret_cast<T*>(param.data()), reinterpret_cast<const T*>(grad.data()),
                                    reinterpret_cast<T*>(buf.data()), o);
-  const int64_t n = param.numel;
-  if (o.weight_decay != 0)
-    o.nesterov ? sgd_run<T, true, true>(a, n, o) : sgd_run<T, true, false>(a, n, o);
-  else
-    o.nesterov ? sgd_run<T, false, true>(a, n, o) : sgd_run<T, false, false>(a, n, o);
+  with_flags(o.weight_decay != 0, o.nesterov,
+             [&]<bool Decays, bool Nesterov>() { sgd_run<T, Decays, Nesterov>(a, param.numel, o); });
 }
 
 template <class T, bool Decays, bool AmsGrad>
 void adam_run(const AdamArgs<T>& args, int64_t numel, const AdamStep& o) {
-  const double bc1 = 1 - std::pow(o.beta1, static_cast<double>(o.step));
-  const uint32_t bound =
-      magnitude_bits(tiny_magnitude({o.beta1, 1 - o.beta1, o.beta2, 1 - o.beta2, o.lr / bc1, o.weight_decay}));
+  const uint32_t bound = magnitude_bits(  // step_size is -lr / (1 - beta1^step)
+      tiny_magnitude(
+          {o.beta1, 1 - o.beta1, o.beta2, 1 - o.beta2, static_cast<double>(args.step_size), o.weight_decay}));
   const std::array<const T*, 2> watch{args.m, args.v};
   const bool avx2 = use_avx2();  // here: it may throw (TT_CPU_DISPATCH), and the region must not
   parallel_for(numel, kParallelGrain, [&](int64_t begin, int64_t end) {
@@ -343,12 +308,8 @@ void adam_step_typed(const TensorImpl& param, const TensorImpl& grad, const Tens
   const AdamArgs<T> a = adam_args<T>(reinterpret_cast<T*>(param.data()), reinterpret_cast<const T*>(grad.data()),
                                      reinterpret_cast<T*>(exp_avg.data()), reinterpret_cast<T*>(exp_avg_sq.data()),
                                      max_exp_avg_sq ? reinterpret_cast<T*>(max_exp_avg_sq->data()) : nullptr, o);
-  const int64_t n = param.numel;
-  const bool amsgrad = a.vmax != nullptr;
-  if (o.weight_decay != 0)
-    amsgrad ? adam_run<T, true, true>(a, n, o) : adam_run<T, true, false>(a, n, o);
-  else
-    amsgrad ? adam_run<T, false, true>(a, n, o) : adam_run<T, false, false>(a, n, o);
+  with_flags(o.weight_decay != 0, a.vmax != nullptr,
+             [&]<bool Decays, bool AmsGrad>() { adam_run<T, Decays, AmsGrad>(a, param.numel, o); });
 }
 
 void adam_step_cpu(const TensorImpl& param, const TensorImpl& grad, const TensorImpl& exp_avg,
