@@ -91,6 +91,18 @@ void BM_Sum(benchmark::State& state, tt::ScalarType dt) {
   set_bytes(state, static_cast<double>(n) * tt::element_size(dt));
 }
 
+// x.sum(0) of range(0) elements as [range(0) / cols, cols]: a reduction
+// over a dim that is not the last, as a bias gradient's. 64 columns of 1M
+// are too few outputs to fill the GPU (r is split over blocks); 65536 of
+// 1024 are many. GB/s counts the bytes read.
+void BM_SumColumns(benchmark::State& state, tt::ScalarType dt, int64_t cols) {
+  if (!have_gpu(state)) return;
+  const int64_t n = state.range(0);
+  tt::Tensor x = tt::ones({n / cols, cols}, tt::TensorOptions().device(tt::kCUDA).dtype(dt));
+  timed(state, [&] { benchmark::DoNotOptimize(x.sum(0)); });
+  set_bytes(state, static_cast<double>(n) * tt::element_size(dt));
+}
+
 // mm of two n x n matrices on `library` (the process-wide setting, put back after).
 void BM_Gemm(benchmark::State& state, tt::ScalarType dt, tt::cuda::BlasLibrary library) {
   if (!have_gpu(state)) return;
@@ -135,6 +147,10 @@ BENCHMARK_CAPTURE(BM_Add, bf16, tt::kBFloat16)->Apply(bandwidth_args);
 BENCHMARK_CAPTURE(BM_Sum, f32, tt::kFloat)->Apply(reduction_args);
 BENCHMARK_CAPTURE(BM_Sum, f16, tt::kHalf)->Apply(reduction_args);
 BENCHMARK_CAPTURE(BM_Sum, bf16, tt::kBFloat16)->Apply(reduction_args);
+BENCHMARK_CAPTURE(BM_SumColumns, f32_64, tt::kFloat, 64)->Apply(bandwidth_args);
+BENCHMARK_CAPTURE(BM_SumColumns, f16_64, tt::kHalf, 64)->Apply(bandwidth_args);
+BENCHMARK_CAPTURE(BM_SumColumns, f16_65536, tt::kHalf, 65536)->Apply(bandwidth_args);
+BENCHMARK_CAPTURE(BM_SumColumns, bf16_64, tt::kBFloat16, 64)->Apply(bandwidth_args);
 BENCHMARK_CAPTURE(BM_Gemm, f32, tt::kFloat, tt::cuda::BlasLibrary::kCublas)->Apply(gemm_args);
 BENCHMARK_CAPTURE(BM_Gemm, f16, tt::kHalf, tt::cuda::BlasLibrary::kCublas)->Apply(gemm_args);
 BENCHMARK_CAPTURE(BM_Gemm, bf16, tt::kBFloat16, tt::cuda::BlasLibrary::kCublas)->Apply(gemm_args);

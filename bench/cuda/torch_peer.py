@@ -90,6 +90,10 @@ def rows(dev):
         x = torch.ones(n, dtype=dtypes[dt], device=dev)
         return lambda: x.sum()
 
+    def columns(dt, cols):
+        x = torch.ones(ELEMS // cols, cols, dtype=dtypes[dt], device=dev)
+        return lambda: x.sum(0)
+
     def mm(dt, n):
         a = torch.randn(n, n, dtype=dtypes[dt], device=dev)
         b = torch.randn(n, n, dtype=dtypes[dt], device=dev)
@@ -104,6 +108,9 @@ def rows(dev):
         yield f"BM_Add/{dt}/{ELEMS}", lambda dt=dt: add(dt), gbs(3 * ELEMS * size(dt))
         for n in SUM_ELEMS:
             yield f"BM_Sum/{dt}/{n}", lambda dt=dt, n=n: total(dt, n), gbs(n * size(dt))
+    for dt, cols in (("f32", 64), ("f16", 64), ("f16", 65536), ("bf16", 64)):
+        yield (f"BM_SumColumns/{dt}_{cols}/{ELEMS}", lambda dt=dt, cols=cols: columns(dt, cols),
+               gbs(ELEMS * size(dt)))
     for dt in ("f32", "f16", "bf16"):
         for n in (4096, 8192):
             yield (f"BM_Gemm/{dt}/{n}", lambda dt=dt, n=n: mm(dt, n),

@@ -179,41 +179,118 @@ __global__ void reduce_rows(const T* in, int64_t outer, int64_t r, int parts, ty
   }
 }
 
-// inner > 1: one thread per output, reading r elements a stride of inner
-// apart (neighbouring threads read neighbouring elements).
+// Elements a column reduction's thread loads before it adds any: 64 bytes
+// of 4-byte or 8-byte types, as the row kernel's kUnroll vectors, 16 of the
+// smaller ones (a register each).
+template <class T>
+constexpr int kColumnUnroll() {
+  return sizeof(T) >= 4 ? static_cast<int>(64 / sizeof(T)) : 16;
+}
+
+// inner > 1: output w = (o, k) of [outer, inner] reduces the r elements
+// in[o][.][k], a stride of inner apart. A block is blockDim.x consecutive
+// outputs (lanes: neighbouring threads read neighbouring elements) times
+// blockDim.y threads sharing each output's r; blockIdx.y splits r further
+// over blocks when too few outputs fill the GPU, finished as the split rows
+// are (the last block to arrive combines the partials and resets its
+// counter). ATen's reduce_kernel splits columns the same two ways (block.y,
+// then global memory with semaphores). One thread per output, r loads in
+// sequence, was a memory latency per element: a bias gradient's
+// [64, 256].sum(0) waited 64 of them, and [1M, 64].sum(0) ran on 64 threads.
 template <class T, class R, class O>
-__global__ void reduce_cols(const T* in, int64_t outer, int64_t r, int64_t inner, O* out, int64_t* indices,
-                            double scale) {
-  const int64_t n = outer * inner;
-  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t w = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; w < n; w += stride) {
-    const int64_t o = w / inner, k = w % inner;
-    typename R::S s = R::init();
-    for (int64_t j = 0; j < r; ++j) R::add(s, in[(o * r + j) * inner + k], j);
-    finish<T, R, O>(s, w, out, indices, scale);
+__global__ void reduce_cols(const T* in, int64_t outer, int64_t r, int64_t inner, int parts, typename R::S* partial,
+                            unsigned* arrivals, O* out, int64_t* indices, double scale) {
+  using S = typename R::S;
+  __shared__ S shared[kThreads];
+  __shared__ bool last;
+  const int64_t n = outer * inner, lanes = blockDim.x, ys = blockDim.y;
+  const int64_t seg = (r + parts - 1) / parts;
+  const int64_t begin = static_cast<int64_t>(blockIdx.y) * seg, end = begin + seg < r ? begin + seg : r;
+  const int64_t col_blocks = (n + lanes - 1) / lanes;
+  const unsigned t = threadIdx.y * blockDim.x + threadIdx.x;
+  for (int64_t cb = blockIdx.x; cb < col_blocks; cb += gridDim.x) {
+    const int64_t w = cb * lanes + threadIdx.x;
+    S s = R::init();
+    if (w < n) {
+      const T* col = in + (w / inner) * r * inner + w % inner;
+      // Loads of one element each: up to kColumnUnroll of them in flight
+      // (the row kernel keeps 4 vectors of 16 bytes), all issued before the
+      // first is added, then added in order. A thread's share of r is often
+      // shorter (8 elements in a [64, 256] bias gradient): predicated loads
+      // keep those in flight together too.
+      constexpr int U = kColumnUnroll<T>();
+      for (int64_t j = begin + threadIdx.y; j < end; j += U * ys) {
+        T x[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+          if (j + u * ys < end) x[u] = col[(j + u * ys) * inner];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+          if (j + u * ys < end) R::add(s, x[u], j + u * ys);
+      }
+    }
+    // The blockDim.y states of each output, combined by its y == 0 thread.
+    shared[t] = s;
+    __syncthreads();
+    if (threadIdx.y == 0)
+      for (int64_t y = 1; y < ys; ++y) s = R::combine(s, shared[y * lanes + threadIdx.x]);
+    if (parts == 1) {
+      if (threadIdx.y == 0 && w < n) finish<T, R, O>(s, w, out, indices, scale);
+    } else {
+      if (threadIdx.y == 0 && w < n) {
+        partial[(cb * parts + blockIdx.y) * lanes + threadIdx.x] = s;
+        __threadfence();  // each partial is visible to every block before the count says it is there
+      }
+      __syncthreads();
+      if (t == 0) last = atomicAdd(&arrivals[cb], 1u) == static_cast<unsigned>(parts - 1);
+      __syncthreads();
+      if (last) {
+        __threadfence();  // and read after the count (acquire)
+        S u = R::init();
+        if (w < n)
+          for (int64_t p = threadIdx.y; p < parts; p += ys)
+            u = R::combine(u, load_partial(&partial[(cb * parts + p) * lanes + threadIdx.x]));
+        shared[t] = u;
+        __syncthreads();
+        if (threadIdx.y == 0 && w < n) {
+          for (int64_t y = 1; y < ys; ++y) u = R::combine(u, shared[y * lanes + threadIdx.x]);
+          finish<T, R, O>(u, w, out, indices, scale);
+        }
+        if (t == 0) arrivals[cb] = 0;
+      }
+    }
+    __syncthreads();  // shared[] and last are rewritten for the next block of columns
   }
 }
 
-// Grid dimensions y and z are limited to 65535; rows beyond loop.
+// Grid dimensions y and z are limited to 65535, x to 2^31 - 1; rows or
+// blocks of columns beyond loop.
 constexpr int64_t kMaxGridY = 65535;
+constexpr int64_t kMaxGridX = 2147483647;
 
-// Rows are split over blocks only while there are fewer than this many per
-// SM (rows * parts then stays below twice it): the bound of the scratch.
-constexpr int64_t kSplitRowsPerSm = 8;
+// Rows, or blocks of columns, are split over blocks only while there are
+// fewer than this many per SM (their count times parts then stays below
+// twice it): the bound of the scratch.
+constexpr int64_t kSplitPerSm = 8;
 constexpr size_t kMaxStateBytes = 32;  // the largest R::S (BestAt<double>: 24)
+// A split block of columns is kColumnLanes outputs wide, times kThreads /
+// kColumnLanes threads sharing each output's r; a partial state per output.
+constexpr int64_t kColumnLanes = 32;
 
 struct Scratch {
   void* partials;
   unsigned* arrivals;
 };
 
-// The device's scratch for split rows: 2 * kSplitRowsPerSm * sm_count
-// partial states and kSplitRowsPerSm * sm_count counters (under 100 KB on
-// an H100), cudaMalloc'd on first use and kept with the context; the
+// The device's scratch for split reductions: 2 * kSplitPerSm * sm_count
+// * kColumnLanes partial states (a split row takes one, a split block of
+// columns kColumnLanes) and kSplitPerSm * sm_count counters (2.2 MB on an
+// H200), cudaMalloc'd on first use and kept with the context. The kernels
+// run in the order of the context's one stream, so they share it; the
 // counters start at zero in stream order and every kernel leaves them so.
 Scratch split_scratch(DeviceContext& ctx) {
-  const auto rows = static_cast<size_t>(kSplitRowsPerSm * ctx.sm_count);
-  const size_t partial_bytes = 2 * rows * kMaxStateBytes;
+  const auto rows = static_cast<size_t>(kSplitPerSm * ctx.sm_count);
+  const size_t partial_bytes = 2 * rows * kColumnLanes * kMaxStateBytes;
   std::lock_guard<std::mutex> lock(ctx.mu);
   if (!ctx.reduce_scratch) {
     void* p = nullptr;
@@ -237,7 +314,7 @@ void run_reduce(const TensorImpl& in, int64_t outer, int64_t r, int64_t inner, O
   const T* x = reinterpret_cast<const T*>(in.data());
   if (inner == 1) {
     // Enough blocks to fill the GPU even for one long row (sum of all).
-    const int64_t split_rows = kSplitRowsPerSm * ctx.sm_count;
+    const int64_t split_rows = kSplitPerSm * ctx.sm_count;
     const int64_t want = (split_rows + outer - 1) / outer;  // 1 unless outer < split_rows
     const int64_t by_size = (r + kThreads * 16 - 1) / (kThreads * 16);
     const int parts = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({want, by_size, 1024})));
@@ -249,8 +326,26 @@ void run_reduce(const TensorImpl& in, int64_t outer, int64_t r, int64_t inner, O
     TT_CUDA_CHECK_LAUNCH();
     return;
   }
-  reduce_cols<T, R, O>
-      <<<grid_for(outer * inner, dev), kThreads, 0, ctx.stream>>>(x, outer, r, inner, out, indices, scale);
+  // Threads sharing an output's r: enough for 4 elements each, up to 8;
+  // the rest of the block's kThreads are lanes (outputs side by side).
+  int64_t ys = 1;
+  while (ys < kThreads / kColumnLanes && ys * 8 <= r) ys *= 2;
+  const int64_t lanes = kThreads / ys, n = outer * inner;
+  const int64_t col_blocks = (n + lanes - 1) / lanes;
+  // Split r over blocks only when the blocks of columns are too few to fill
+  // the GPU, each thread keeping at least 16 elements. Then lanes ==
+  // kColumnLanes (r >= 8 * 16 * parts), col_blocks < split, and col_blocks
+  // * parts < 2 * split: the scratch's bounds.
+  const int64_t split = kSplitPerSm * ctx.sm_count;
+  int parts = 1;
+  if (lanes == kColumnLanes && col_blocks < split)
+    parts = static_cast<int>(
+        std::max<int64_t>(1, std::min<int64_t>({(split + col_blocks - 1) / col_blocks, r / (ys * 16), 1024})));
+  const Scratch scratch = parts > 1 ? split_scratch(ctx) : Scratch{nullptr, nullptr};
+  const auto grid_x = static_cast<unsigned>(std::min<int64_t>(col_blocks, kMaxGridX));
+  reduce_cols<T, R, O><<<dim3(grid_x, static_cast<unsigned>(parts)),
+                         dim3(static_cast<unsigned>(lanes), static_cast<unsigned>(ys)), 0, ctx.stream>>>(
+      x, outer, r, inner, parts, static_cast<typename R::S*>(scratch.partials), scratch.arrivals, out, indices, scale);
   TT_CUDA_CHECK_LAUNCH();
 }
 

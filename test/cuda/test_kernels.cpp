@@ -350,6 +350,53 @@ TEST_F(CudaKernels, LongRowsKeepFirstIndexAndFirstNaN) {
   EXPECT_TRUE(std::isnan(x.cuda().max().item<float>()));
 }
 
+// Reductions over a dim that is not the last (inner > 1): blocks of
+// outputs side by side, an output's r shared by a block's threads and, for
+// few outputs with a long r, split over blocks. Each shape below takes
+// another of those paths: r shorter than a block's share, outputs of
+// several [outer] slices in one block, a bias gradient's [64, 256], and
+// tall columns split over many blocks.
+TEST_F(CudaKernels, ColumnReductionsOfEveryShape) {
+  struct Shape {
+    int64_t outer, r, inner;
+  };
+  const std::vector<Shape> shapes = {{2, 3, 70}, {4, 16, 37}, {1, 64, 256}, {3, 129, 31}, {3, 4000, 33}, {1, 20011, 5}};
+  for (ScalarType dt : all_dtypes()) {
+    SCOPED_TRACE(tt_cuda_test::dt_name(dt));
+    for (const Shape& sh : shapes) {
+      SCOPED_TRACE(std::to_string(sh.outer) + "x" + std::to_string(sh.r) + "x" + std::to_string(sh.inner));
+      Tensor x = operand(dt, {sh.outer, sh.r, sh.inner}, 23);
+      Tensor g = x.cuda();
+      if (is_float(dt)) {
+        expect_close(g.sum(1), x.sum(1), rel_tol(dt));
+        expect_close(g.mean(1), x.mean(1), rel_tol(dt));
+      } else {
+        EXPECT_EQ(bytes_of(g.sum(1).cpu()), bytes_of(x.sum(1)));
+      }
+      if (dt == kBool) continue;
+      EXPECT_EQ(bytes_of(std::get<0>(g.max(1)).cpu()), bytes_of(std::get<0>(x.max(1))));
+      EXPECT_EQ(bytes_of(std::get<1>(g.max(1)).cpu()), bytes_of(std::get<1>(x.max(1))));
+      EXPECT_EQ(bytes_of(std::get<1>(g.min(1)).cpu()), bytes_of(std::get<1>(x.min(1))));
+      EXPECT_EQ(bytes_of(g.argmax(1).cpu()), bytes_of(x.argmax(1)));
+    }
+  }
+  // Tall columns over many blocks keep the cpu's rules: the first index on
+  // ties, the first NaN over any later value.
+  const int64_t r = 300'007;
+  EXPECT_EQ(bytes_of(ones({r, 3}).cuda().argmax(0).cpu()), bytes_of(zeros({3}, kLong)));
+  Tensor x = operand(kFloat, {r, 3}, 24);
+  auto* p = x.data_ptr<float>();
+  p[200'001 * 3 + 1] = 9.0f;  // two equal maxima in column 1: the first wins
+  p[290'001 * 3 + 1] = 9.0f;
+  p[250'001 * 3 + 2] = std::nanf("");  // column 2: the earlier NaN wins
+  p[100'001 * 3 + 2] = -std::nanf("");
+  EXPECT_EQ(bytes_of(x.cuda().argmax(0).cpu()), bytes_of(x.argmax(0)));
+  EXPECT_EQ(x.cuda().argmax(0).select(0, 1).item<int64_t>(), 200'001);
+  EXPECT_EQ(x.cuda().argmax(0).select(0, 2).item<int64_t>(), 100'001);
+  EXPECT_EQ(bytes_of(std::get<1>(x.cuda().min(0)).cpu()), bytes_of(std::get<1>(x.min(0))));
+  expect_close(x.cuda().sum(0).narrow(0, 0, 2), x.sum(0).narrow(0, 0, 2), 1e-5);
+}
+
 TEST_F(CudaKernels, SoftmaxAndLogSoftmax) {
   for (ScalarType dt : {kFloat, kDouble, kHalf, kBFloat16}) {
     SCOPED_TRACE(tt_cuda_test::dt_name(dt));
