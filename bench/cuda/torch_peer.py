@@ -99,7 +99,7 @@ def rows(dev):
         b = torch.randn(n, n, dtype=dtypes[dt], device=dev)
         return lambda: torch.mm(a, b)
 
-    for nbytes in (ELEMS * 3, ELEMS * 6):
+    for nbytes in (ELEMS, ELEMS * 3, ELEMS * 6):
         yield f"BM_MemcpyD2D/{nbytes}", lambda nbytes=nbytes: copy(nbytes), gbs(2 * nbytes)
     for frm, to in (("f32", "f16"), ("f16", "f32"), ("f32", "bf16"), ("f32", "f64")):
         yield (f"BM_Convert/{frm}_to_{to}/{ELEMS}", lambda frm=frm, to=to: convert(frm, to),

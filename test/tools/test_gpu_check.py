@@ -74,6 +74,11 @@ class Targets(unittest.TestCase):
         t = gc.evaluate_targets(self.results(bench=dict(figures=bench)))
         self.assertEqual(t[f"BM_Add/f16/{N} / memcpy"], dict(value=0.925, target=">= 0.9", met=True))
         self.assertEqual(t[f"BM_Sum/f16/{N} / memcpy"]["met"], False)  # 3000 / 4000
+        # With a copy of the sum's own traffic (2N bytes read: a copy of N), that one.
+        bench[f"BM_MemcpyD2D/{N}"] = {"GB/s": 3200.0}
+        t = gc.evaluate_targets(self.results(bench=dict(figures=bench)))
+        self.assertEqual(t[f"BM_Sum/f16/{N} / memcpy"]["value"], round(3000 / 3200, 3))
+        self.assertEqual(t[f"BM_Add/f16/{N} / memcpy"]["value"], 0.925)  # still the copy of 3N
         self.assertEqual(t[f"BM_Convert/f32_to_f64/{N} / memcpy"]["value"], round(3600 / 4100, 3))  # 12N moved
         self.assertIsNone(t[f"BM_Add/bf16/{N} / memcpy"]["met"])  # not measured
 
