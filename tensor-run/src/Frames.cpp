@@ -122,14 +122,36 @@ class Symbolizer {
     const int n = dwarf_getscopes_die(&decl, &parents);
     for (int i = 1; i < n; ++i) {
       const int tag = dwarf_tag(&parents[i]);
+      // A local class's method sits in its function's DIE: `main`, then
+      // the unnamed class of a lambda, as GCC's `main::{lambda()#1}`.
       if (tag != DW_TAG_namespace && tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
-          tag != DW_TAG_union_type)
+          tag != DW_TAG_union_type && tag != DW_TAG_subprogram)
         continue;
       const char* scope = dwarf_diename(&parents[i]);
-      qualified = std::string(scope ? scope : "(anonymous namespace)") + "::" + qualified;
+      qualified = std::string(scope                     ? scope
+                              : tag == DW_TAG_namespace ? "(anonymous namespace)"
+                                                        : "{lambda}") +
+                  "::" + qualified;
     }
     std::free(parents);
     return qualified;
+  }
+
+  // The innermost scope under parent whose ranges hold pc, searching every
+  // DIE (a scope may be nested in one whose ranges do not hold it).
+  static bool innermost_scope(Dwarf_Die* parent, Dwarf_Addr pc, Dwarf_Die* out, int depth) {
+    Dwarf_Die child;
+    if (depth > 64 || dwarf_child(parent, &child) != 0) return false;
+    do {
+      if ((dwarf_hasattr(&child, DW_AT_low_pc) || dwarf_hasattr(&child, DW_AT_ranges)) &&
+          dwarf_haspc(&child, pc) == 1) {
+        *out = child;
+        innermost_scope(&child, pc, out, depth + 1);
+        return true;
+      }
+      if (innermost_scope(&child, pc, out, depth + 1)) return true;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return false;
   }
 
   std::vector<Frame> lookup(std::uintptr_t pc) {
@@ -167,12 +189,17 @@ class Symbolizer {
     // eu-addr2line -i does.
     Dwarf_Die* scopes = nullptr;
     int n = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
-    if (n > 0) {
-      Dwarf_Die innermost = scopes[0];
-      std::free(scopes);
-      scopes = nullptr;
-      n = dwarf_getscopes_die(&innermost, &scopes);
-    }
+    Dwarf_Die innermost;
+    bool found = n > 0;
+    if (found) innermost = scopes[0];
+    std::free(scopes);
+    scopes = nullptr;
+    // dwarf_getscopes looks for pc only under scopes whose ranges hold it,
+    // but GCC nests a lambda's operator() (a local class's method) in its
+    // enclosing function's DIE, whose ranges do not: a violation inside a
+    // lambda was placed at the header line of the op its body inlined.
+    if (!found && cu) found = innermost_scope(cu, pc - bias, &innermost, 0);
+    n = found ? dwarf_getscopes_die(&innermost, &scopes) : 0;
     Dwarf_Files* files = nullptr;
     size_t nfiles = 0;
     if (cu && dwarf_getsrcfiles(cu, &files, &nfiles) != 0) files = nullptr;
@@ -195,7 +222,12 @@ class Symbolizer {
           caller.column = static_cast<unsigned>(value);
         f = caller;
       } else if (tag == DW_TAG_subprogram) {
-        const std::string name = die_function_name(&scopes[i]);
+        // The symbol pc is in names this concrete function exactly (a
+        // lambda's `main::{lambda()#2}::operator()() const`) where its DIE
+        // has no linkage name.
+        Dwarf_Attribute attr;
+        const bool linkage = dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &attr) != nullptr;
+        const std::string name = linkage || base.function.empty() ? die_function_name(&scopes[i]) : base.function;
         if (!name.empty()) f.function = name;
         f.inlined = false;
         out.push_back(f);

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <cstdio>
+#include <functional>
 #include <sstream>
 #include <unistd.h>
 
@@ -68,6 +69,22 @@ TT_CASE(crash_after_bug) {
   auto y = x + torch::ones({2}); // BUG(tensor-mixed-device)
   std::fflush(stdout);
   std::abort();
+}
+
+// A violation in a lambda's body, run through std::function: GCC nests the
+// lambda's operator() in its enclosing function's debug entry, where
+// libdw's scope lookup does not look, and the body inlines LibTorch's
+// header wrappers (cross_entropy). Its record named the header line of
+// at::cross_entropy_loss, a header frame, so the record fell to the
+// std::function call's line instead.
+static void run_callback(const std::function<void()>& f) { f(); }
+
+TT_CASE(lambda_bug) {
+  auto logits = torch::randn({4, 3}, cuda());
+  run_callback([&] {
+    auto loss = torch::nn::functional::cross_entropy(logits, torch::tensor({0, 1, 2, 0})); // BUG(tensor-mixed-device)
+    expect(loss.defined(), "record mode continues");
+  });
 }
 
 // A template whose arguments name long types (pytorch/examples' mnist trains
