@@ -5,10 +5,34 @@
 #include "analysis/Modules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSwitch.h"
 #include <optional>
 
 namespace clang::tidy::tensor {
 namespace {
+
+// An element type that holds its values elsewhere, behind a pointer: a
+// standard container, string or smart pointer, or a tensor. A buffer of
+// them (`std::vector<std::vector<int>>::data()`) holds pointers and sizes,
+// never the numbers, whatever dtype reads it. Classes that hold their
+// values inline (a struct of floats, Eigen's fixed-size vectors) are not
+// judged.
+bool holdsValuesElsewhere(QualType T, const ApiModel &Api) {
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  if (Api.isTensorValueType(T.getUnqualifiedType()))
+    return true;
+  if (!RD->isInStdNamespace() || !RD->getIdentifier())
+    return false;
+  return llvm::StringSwitch<bool>(RD->getName())
+      .Cases("vector", "basic_string", "deque", "list", "forward_list", true)
+      .Cases("map", "multimap", "set", "multiset", true)
+      .Cases("unordered_map", "unordered_multimap", "unordered_set",
+             "unordered_multiset", true)
+      .Cases("shared_ptr", "unique_ptr", "function", true)
+      .Default(false);
+}
 bool floatingAndDifferent(const DTypeFact &A, const DTypeFact &B) {
   return A.isKnown() && B.isKnown() && isFloating(A.Type) &&
          isFloating(B.Type) && A.Type != B.Type;
@@ -194,6 +218,15 @@ bool MixedDtypeCheck::checkSite(const Site &S, ASTContext &Ctx) {
     // The tensor reads the buffer's bytes as its dtype: a buffer of double
     // read as float32 gives garbage values, not an error.
     const Operand &Buffer = S.Operands.front();
+    if (Buffer.Fact.Type.isKnown() &&
+        holdsValuesElsewhere(S.BufferElement, Api)) {
+      diag(SM.getExpansionLoc(Buffer.E->getBeginLoc()),
+           "from_blob reads %0, a buffer of %1 objects, as %2; their bytes "
+           "are pointers and sizes, not the values they hold")
+          << nameOf(Buffer.E, Ctx) << S.BufferElement.getUnqualifiedType()
+          << Buffer.Fact.Type.describe();
+      return true;
+    }
     std::optional<DType> Held = Api.dtypeOfElementType(S.BufferElement, Ctx);
     // An OpenCV image's `data` is bytes whatever its depth.
     const bool FromImage = !Held && S.ImageElement;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionAnalyzer.h"
+#include "Members.h"
 
 namespace clang::tidy::tensor::analysis {
 
@@ -180,9 +181,23 @@ const FunctionFacts *FunctionAnalyzer::followWith(
              Method->getParent()->getCanonicalDecl();
     };
     auto Fields = objectFields(Object);
-    for (const auto &[Slot, K] : Fields)
-      if (SameClass(Slot) && (!K.Var || !ChangedVars.contains(K.Var)))
-        BindTensor(Slot.of(nullptr), lookupTensor(K), ".this" + Slot.keyName());
+    for (const auto &[Slot, K] : Fields) {
+      if (!SameClass(Slot) || (K.Var && ChangedVars.contains(K.Var)))
+        continue;
+      TensorFact F = lookupTensor(K);
+      // A member placed on a constructor's device parameter that also
+      // initialises a Device member (`masks_ = torch::ones(n, device)`
+      // beside `device_(device)`): the caller may know that device (it saw
+      // `Storage s(4, torch::kCPU)`), but the method reads `device_` as a
+      // symbol, and one value set against itself would be two devices (cpu
+      // against 'device_'). The member is bound in the method's terms.
+      if (Slot.Element < 0 && F.Device.Kind != FactKind::Unknown)
+        if (DeviceFact D =
+                memberDeviceFromParameter(State, Slot.Field, Def, Api);
+            D.Kind == FactKind::Symbolic)
+          F.Device = D;
+      BindTensor(Slot.of(nullptr), F, ".this" + Slot.keyName());
+    }
     // A temporary (`collate(seqs).to(device)`): what its value holds.
     const Expr *O = strip(Object);
     if (Fields.empty() && O->isPRValue() && !isa<CXXThisExpr>(O))

@@ -679,6 +679,48 @@ const Expr *initialiserInEffect(const CXXConstructorDecl *Ctor,
   return U.Written || !U.Assigns.empty() ? nullptr : Init;
 }
 
+DeviceFact memberDeviceFromParameter(Session &S, const FieldDecl *F,
+                                     const FunctionDecl *In,
+                                     const ApiModel &Api) {
+  const auto *C = dyn_cast<CXXRecordDecl>(F->getParent());
+  llvm::SmallVector<const CXXConstructorDecl *, 2> Ctors;
+  llvm::SmallVector<const FunctionDecl *, 8> Others;
+  if (!C || !Api.isTensorValueType(F->getType().getUnqualifiedType()) ||
+      !allMethods(C, Ctors, Others))
+    return DeviceFact::unknown();
+  DeviceFact R = DeviceFact::unknown();
+  for (const CXXConstructorDecl *Ctor : Ctors) {
+    if (Ctor->isDelegatingConstructor() && uses(F, Ctor, Api).All.empty())
+      continue;
+    const FunctionFacts *Analysed =
+        analyzeIn(S, Ctor, F->getASTContext(), Api, nullptr, "");
+    if (!Analysed || !Analysed->Complete)
+      return DeviceFact::unknown();
+    const DeviceFact D = Analysed->memberExit(F).Device;
+    const auto *P = D.Kind == FactKind::Symbolic
+                        ? dyn_cast_or_null<ParmVarDecl>(D.Symbol)
+                        : nullptr;
+    if (!P)
+      return DeviceFact::unknown();
+    DeviceFact M = DeviceFact::unknown();
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (const FieldDecl *G = Init->getMember();
+          G && Init->isWritten() && isDevice(G->getType(), Api) &&
+          referencedVar(Init->getInit()) == P) {
+        // As In reads `this->G` (evalDevice).
+        M = fixedDeviceMember(S, G, Api);
+        if (M.Kind == FactKind::Unknown)
+          M = fieldDevice(S, G, In, Api);
+        break;
+      }
+    if (M.Kind != FactKind::Symbolic ||
+        (R.Kind == FactKind::Symbolic && R.Symbol != M.Symbol))
+      return DeviceFact::unknown();
+    R = M;
+  }
+  return R;
+}
+
 TensorFact fixedTensorMember(Session &S, const FieldDecl *F,
                              const ApiModel &Api) {
   return cached(S, S.Members.Tensors, F, Api, computeFixedTensor);

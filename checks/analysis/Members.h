@@ -83,6 +83,18 @@ DeviceFact fieldDevice(Session &S, const FieldDecl *F, const FunctionDecl *In,
 bool writesMemberOutOfSight(const FieldDecl *F, const FunctionDecl *Fn,
                             const ApiModel &Api);
 
+/// The device every constructor gives the tensor member \p F, as the method
+/// \p In sees it: the symbol of the Device member (fixed, or read as a
+/// field) that the same constructor parameter initialises
+/// (`masks = torch::ones(n, device)` beside `device_(device)`). Unknown when
+/// a constructor gives \p F another device, or the constructors name
+/// different members. Whatever its visibility: a caller that followed the
+/// construction knows the member's device, and this is the same value in
+/// the terms \p In reads the Device member.
+DeviceFact memberDeviceFromParameter(Session &S, const FieldDecl *F,
+                                     const FunctionDecl *In,
+                                     const ApiModel &Api);
+
 /// What a fixed tensor member holds after construction; unknown when \p F
 /// is not one, or the constructors disagree.
 TensorFact fixedTensorMember(Session &S, const FieldDecl *F,

@@ -235,3 +235,68 @@ void virtual_call_in_a_base_method() {
   stage.init();
   auto y = stage.apply(torch::ones({2}, torch::kCUDA));
 }
+
+// A member placed on the constructor's device parameter, which also sets a
+// Device member (reduced from a reinforcement-learning rollout storage):
+// the caller saw the cpu given to the constructor, the method reads
+// `device` as the member's symbol. Both are one value: no finding.
+struct Rollouts {
+  Rollouts(int64_t n, torch::Device device) : device(device) {
+    masks = torch::ones({n, 1}, torch::TensorOptions(device));
+  }
+  void returns(float gamma) {
+    torch::Tensor gae = torch::zeros({1}, torch::TensorOptions(device));
+    for (int step = 2; step >= 0; --step)
+      gae = gamma * masks[step + 1] * gae;
+  }
+  torch::Tensor masks;
+  torch::Device device;
+};
+
+void rollouts_on_the_cpu() {
+  Rollouts storage(4, torch::kCPU);
+  storage.returns(0.5);
+}
+
+// The same class built on cuda, mixed with a cpu tensor in a method: the
+// member is on 'device', which is cuda here.
+struct CudaRollouts {
+  CudaRollouts(int64_t n, torch::Device device) : device(device) {
+    masks = torch::ones({n, 1}, torch::TensorOptions(device));
+  }
+  torch::Tensor discounted(float gamma) {
+    return masks * torch::full({1}, gamma);
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'operator*' combines tensors on different devices: 'masks' is on 'device' and 'torch::full({1}, gamma)' is on cpu [tensor-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-5]]:13: note: 'masks' is on 'device': created here
+  // CHECK-MESSAGES: :[[@LINE-3]]:20: note: 'torch::full({1}, gamma)' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE+8]]:20: note: in the call to 'discounted' here
+  }
+  torch::Tensor masks;
+  torch::Device device;
+};
+
+void rollouts_on_cuda() {
+  CudaRollouts storage(4, torch::kCUDA);
+  auto d = storage.discounted(0.5);
+  auto first = storage.discounted(0.9);
+}
+
+// A member the constructor puts on the cpu whatever its device parameter:
+// the caller's cpu stays, and meets the Device member's cuda.
+struct Normaliser {
+  explicit Normaliser(torch::Device device) : device(device) {
+    mean = torch::zeros({3});
+  }
+  torch::Tensor apply(const torch::Tensor &x) { return x.to(device) - mean; }
+  // CHECK-MESSAGES: :[[@LINE-1]]:69: warning: 'operator-' combines tensors on different devices: 'x.to(device)' is on 'device' and 'mean' is on cpu [tensor-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-2]]:58: note: 'x.to(device)' is on 'device': moved here
+  // CHECK-MESSAGES: :[[@LINE-5]]:12: note: 'mean' is on cpu: created here
+  // CHECK-MESSAGES: :[[@LINE+7]]:14: note: in the call to 'apply' here
+  torch::Tensor mean;
+  torch::Device device;
+};
+
+void normaliser_on_cuda() {
+  Normaliser n(torch::kCUDA);
+  auto y = n.apply(torch::ones({3}));
+}

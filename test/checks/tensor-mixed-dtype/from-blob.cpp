@@ -6,6 +6,8 @@
 // gives garbage values, not an error. Byte buffers (an image's pixels) and
 // buffers cast to void* are taken to be reinterpreted on purpose.
 #include <torch/torch.h>
+#include <array>
+#include <complex>
 #include <utility>
 #include <vector>
 
@@ -15,6 +17,18 @@ torch::Tensor doubles_as_default(std::vector<double> &state) {
   return torch::from_blob(state.data(), {static_cast<int64_t>(state.size())});
   // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: from_blob reads 'state.data()', a buffer of 'double', as float32; its elements are float64 [tensor-mixed-dtype]
   // CHECK-MESSAGES: :[[@LINE-2]]:10: note: no dtype given: the default dtype, float32
+}
+
+// A buffer of vectors holds their pointers and sizes, not the numbers.
+torch::Tensor nested_vectors(std::vector<std::vector<int>> &rows) {
+  auto options = torch::TensorOptions().dtype(torch::kInt32);
+  return torch::from_blob(rows.data(), {static_cast<int64_t>(rows.size()), 2}, options);
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: from_blob reads 'rows.data()', a buffer of 'std::vector<int>' objects, as int32; their bytes are pointers and sizes, not the values they hold [tensor-mixed-dtype]
+}
+
+torch::Tensor strings(std::vector<std::string> &names) {
+  return torch::from_blob(names.data(), {static_cast<int64_t>(names.size())}, torch::kByte);
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: from_blob reads 'names.data()', a buffer of 'std::basic_string<char>' objects, as uint8; their bytes are pointers and sizes, not the values they hold [tensor-mixed-dtype]
 }
 
 torch::Tensor floats_as_double() {
@@ -71,4 +85,25 @@ torch::Tensor dtype_not_known(int *labels, int64_t n, torch::Dtype dtype,
 torch::Tensor int_as_int(int &label, std::vector<at::Half> &half) {
   return torch::from_blob(&label, {1}, torch::kInt32).to(torch::kLong) +
          torch::from_blob(half.data(), {1}, torch::kHalf);
+}
+
+// Classes that hold their values inline: a struct of floats, std::array,
+// std::complex. Their bytes are the values; the sizes say how many.
+struct Point {
+  float x, y, z;
+};
+
+torch::Tensor inline_values(std::vector<Point> &points, std::vector<std::array<float, 3>> &rows,
+                            std::vector<std::complex<float>> &spectrum) {
+  const auto n = static_cast<int64_t>(points.size());
+  return torch::from_blob(points.data(), {n, 3}) + torch::from_blob(rows.data(), {n, 3}) +
+         torch::view_as_real(torch::from_blob(spectrum.data(), {n}, torch::kComplexFloat)).sum();
+}
+
+// A vector of vectors read row by row: each row's data() is numbers.
+torch::Tensor row_by_row(std::vector<std::vector<float>> &rows) {
+  std::vector<torch::Tensor> out;
+  for (auto &r : rows)
+    out.push_back(torch::from_blob(r.data(), {static_cast<int64_t>(r.size())}).clone());
+  return torch::stack(out);
 }
