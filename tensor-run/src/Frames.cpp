@@ -170,6 +170,21 @@ class Symbolizer {
     std::vector<Frame> out;
     Dwarf_Addr bias = 0;
     Dwarf_Die* cu = dwfl_module_addrdie(m, pc, &bias);
+    // clang emits no .debug_aranges (unless -gdwarf-aranges), the table
+    // dwfl_module_addrdie and dwfl_module_getsrc look addresses up in: a
+    // clang-built program's records had no file or line. The units'
+    // own ranges say the same, one unit at a time.
+    Dwarf_Die found_cu;
+    if (!cu) {
+      Dwarf_Addr b = 0;
+      for (Dwarf_Die* c = dwfl_module_nextcu(m, nullptr, &b); c; c = dwfl_module_nextcu(m, c, &b))
+        if (dwarf_haspc(c, pc - b) == 1) {
+          found_cu = *c;
+          cu = &found_cu;
+          bias = b;
+          break;
+        }
+    }
     const char* comp_dir = nullptr;
     if (cu) {
       Dwarf_Attribute attr;
@@ -180,6 +195,13 @@ class Symbolizer {
       int lineno = 0, col = 0;
       const char* file = dwfl_lineinfo(line, nullptr, &lineno, &col, nullptr, nullptr);
       f.file = join_path(comp_dir, file);
+      f.line = lineno > 0 ? static_cast<unsigned>(lineno) : 0;
+      f.column = col > 0 ? static_cast<unsigned>(col) : 0;
+    } else if (Dwarf_Line* line = cu ? dwarf_getsrc_die(cu, pc - bias) : nullptr) {
+      int lineno = 0, col = 0;
+      dwarf_lineno(line, &lineno);
+      dwarf_linecol(line, &col);
+      f.file = join_path(comp_dir, dwarf_linesrc(line, nullptr, nullptr));
       f.line = lineno > 0 ? static_cast<unsigned>(lineno) : 0;
       f.column = col > 0 ? static_cast<unsigned>(col) : 0;
     }

@@ -42,3 +42,12 @@ if os.path.exists(os.path.join(fashion, "t10k-labels-idx1-ubyte.gz")):
     config.available_features.add("fashion-mnist")
     config.substitutions.append(("%fashion_mnist", fashion))
 config.substitutions.append(("%torch_nn_headers", "/usr/include/torch/csrc/api/include/torch/nn"))
+# clang, to build a LibTorch program the way a clang user does (its debug
+# information differs from GCC's), against the installed LibTorch.
+import shutil
+clangxx = shutil.which("clang++-19") or shutil.which("clang++")
+if clangxx and os.path.isdir("/usr/include/torch/csrc/api/include"):
+    config.available_features.add("clang")
+    config.substitutions.append(("%clangxx", clangxx))
+    config.substitutions.append(("%torch_flags", "-isystem /usr/include/torch/csrc/api/include "
+                                 "-ltorch -ltorch_cpu -lc10"))
