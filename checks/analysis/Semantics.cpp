@@ -1312,6 +1312,16 @@ ModuleFact FunctionAnalyzer::evalModule(const Expr *E) {
       if (Api.isScriptLoad(CE->getDirectCallee()))
         return loadedModule(CE);
     }
+    // A module that exists already, named through another object
+    // (`model->fc`, `net.fc`, `*layer`): where it is follows from what was
+    // done to that object (its module's to() moves a registered child in
+    // place), which is not followed here. Only an expression that builds a
+    // module is where it was built.
+    if (const Expr *S = strip(E);
+        S &&
+        (isa<MemberExpr, ArraySubscriptExpr, UnaryOperator, DeclRefExpr>(S) ||
+         isa<CXXOperatorCallExpr>(S)))
+      return ModuleFact::unknown();
     // A module built here.
     return E ? builtModule(E) : ModuleFact::unknown();
   }

@@ -368,3 +368,24 @@ void run_clean() {
   Net net;
   net->forward(torch::randn({2, 784}));
 }
+
+// A registered child called through its module's handle after the module
+// was cast or moved: Module::to converted it in place (a blind trial's
+// false positive, syys96/libtorch_learn). No finding.
+struct CastNetImpl : torch::nn::Module {
+  CastNetImpl() : fc(4, 4) { register_module("fc", fc); }
+  torch::nn::Linear fc;
+};
+TORCH_MODULE(CastNet);
+
+void registered_child_after_a_cast() {
+  CastNet model;
+  model->to(torch::kHalf);
+  auto y = model->fc(torch::zeros({1, 4}, torch::kHalf));
+}
+
+void registered_child_after_a_move(torch::Device device) {
+  CastNet model;
+  model->to(device);
+  auto y = model->fc(torch::zeros({1, 4}).to(device));
+}

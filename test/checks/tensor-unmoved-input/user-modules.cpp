@@ -226,3 +226,25 @@ void movesItsParameters(const torch::Tensor &x) {
   b.set_data(b.data().cuda());
   named(x.cuda());
 }
+
+// A registered child called through its module's handle: the module's to()
+// moved it in place (a blind trial's false positive, syys96/libtorch_learn).
+struct HolderNetImpl : torch::nn::Module {
+  HolderNetImpl() : fc(4, 4) { register_module("fc", fc); }
+  torch::nn::Linear fc;
+};
+TORCH_MODULE(HolderNet);
+
+void registered_child_through_the_handle(torch::Device device) {
+  HolderNet model;
+  model->to(device);
+  auto x = torch::zeros({1, 4}).to(device);
+  auto y = model->fc(x);
+  auto z = model->fc->forward(x);
+}
+
+void registered_child_on_cuda() {
+  HolderNet model;
+  model->to(torch::kCUDA);
+  auto y = model->fc(torch::zeros({1, 4}).cuda());
+}
