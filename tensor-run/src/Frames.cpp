@@ -6,11 +6,13 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <execinfo.h>
+#include <gelf.h>
 #include <unistd.h>
 
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -59,6 +61,22 @@ class Symbolizer {
     if (auto it = cache_.find(pc); it != cache_.end()) return it->second;
     std::vector<Frame> frames = lookup(pc);
     cache_.emplace(pc, frames);
+    return frames;
+  }
+
+  // The frames of a function the program called at return address ret and
+  // that left its own frame by a tail call (a jump) to the library
+  // function `inner` (demangled): `return x.mul_(s);` compiles to one at
+  // -O2. The stack then goes from `inner` straight to the caller, and the
+  // violation was placed at the call instead of the jump. Found by the
+  // call site's DWARF record (DW_TAG_call_site) and the callee's one tail
+  // call to `inner`; empty when that is not so.
+  std::vector<Frame> tail_called(std::uintptr_t ret, const std::string& inner) {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto key = std::make_pair(ret, inner);
+    if (auto it = tail_cache_.find(key); it != tail_cache_.end()) return it->second;
+    std::vector<Frame> frames = tail_call_lookup(ret, inner);
+    tail_cache_.emplace(key, frames);
     return frames;
   }
 
@@ -137,6 +155,152 @@ class Symbolizer {
     return qualified;
   }
 
+  // The compilation unit holding pc (its DIE, and the module's bias).
+  // clang emits no .debug_aranges (unless -gdwarf-aranges), the table
+  // dwfl_module_addrdie and dwfl_module_getsrc look addresses up in: a
+  // clang-built program's records had no file or line. The units' own
+  // ranges say the same, one unit at a time.
+  static Dwarf_Die* unit_of(Dwfl_Module* m, std::uintptr_t pc, Dwarf_Addr* bias, Dwarf_Die* storage) {
+    if (Dwarf_Die* cu = dwfl_module_addrdie(m, pc, bias)) return cu;
+    Dwarf_Addr b = 0;
+    for (Dwarf_Die* c = dwfl_module_nextcu(m, nullptr, &b); c; c = dwfl_module_nextcu(m, c, &b))
+      if (dwarf_haspc(c, pc - b) == 1) {
+        *storage = *c;
+        *bias = b;
+        return storage;
+      }
+    return nullptr;
+  }
+
+  // The scopes around address a (unit-relative) in cu, innermost first, by
+  // nesting; 0 when none holds it. The caller frees *scopes.
+  static int scopes_at(Dwarf_Die* cu, Dwarf_Addr a, Dwarf_Die** scopes) {
+    *scopes = nullptr;
+    int n = dwarf_getscopes(cu, a, scopes);
+    Dwarf_Die innermost;
+    bool found = n > 0;
+    if (found) innermost = (*scopes)[0];
+    std::free(*scopes);
+    *scopes = nullptr;
+    // dwarf_getscopes looks for a only under scopes whose ranges hold it,
+    // but GCC nests a lambda's operator() (a local class's method) in its
+    // enclosing function's DIE, whose ranges do not: a violation inside a
+    // lambda was placed at the header line of the op its body inlined.
+    if (!found) found = innermost_scope(cu, a, &innermost, 0);
+    return found ? dwarf_getscopes_die(&innermost, scopes) : 0;
+  }
+
+  // A DW_TAG_call_site's (or GCC's DWARF 4 DW_TAG_GNU_call_site's) callee
+  // and an address in its call instruction: one before the return address
+  // (GCC writes that, for tail calls too), or the call's own address (clang
+  // writes DW_AT_call_pc for a tail call). False for another DIE.
+  static bool call_site(Dwarf_Die* die, Dwarf_Addr* in_call, Dwarf_Die* origin) {
+    const int tag = dwarf_tag(die);
+    if (tag != DW_TAG_call_site && tag != DW_TAG_GNU_call_site) return false;
+    Dwarf_Attribute attr;
+    Dwarf_Addr a = 0;
+    if (dwarf_attr(die, tag == DW_TAG_call_site ? DW_AT_call_return_pc : DW_AT_low_pc, &attr) &&
+        dwarf_formaddr(&attr, &a) == 0 && a > 0)
+      *in_call = a - 1;
+    else if (dwarf_attr(die, DW_AT_call_pc, &attr) && dwarf_formaddr(&attr, &a) == 0)
+      *in_call = a;
+    else
+      return false;
+    return (dwarf_attr(die, DW_AT_call_origin, &attr) || dwarf_attr(die, DW_AT_abstract_origin, &attr)) &&
+           dwarf_formref_die(&attr, origin) != nullptr;
+  }
+
+  static bool is_tail_call(Dwarf_Die* die) {
+    bool tail = false;
+    Dwarf_Attribute attr;
+    if (dwarf_attr(die, DW_AT_call_tail_call, &attr) || dwarf_attr(die, DW_AT_GNU_tail_call, &attr))
+      dwarf_formflag(&attr, &tail);
+    return tail;
+  }
+
+  static std::string linkage_name(Dwarf_Die* die) {
+    Dwarf_Attribute attr;
+    for (int at : {DW_AT_linkage_name, DW_AT_MIPS_linkage_name})
+      if (dwarf_attr_integrate(die, at, &attr))
+        if (const char* name = dwarf_formstring(&attr)) return name;
+    return {};
+  }
+
+  // An address in each tail call to `callee` (a demangled signature) under
+  // die.
+  static void tail_calls_to(Dwarf_Die* die, const std::string& callee, std::vector<Dwarf_Addr>& out, int depth) {
+    Dwarf_Die child;
+    if (depth > 64 || dwarf_child(die, &child) != 0) return;
+    do {
+      Dwarf_Addr ret = 0;
+      Dwarf_Die origin;
+      if (call_site(&child, &ret, &origin)) {
+        if (is_tail_call(&child) && demangle(linkage_name(&origin).c_str()) == callee) out.push_back(ret);
+      } else {
+        tail_calls_to(&child, callee, out, depth + 1);
+      }
+    } while (dwarf_siblingof(&child, &child) == 0);
+  }
+
+  std::vector<Frame> tail_call_lookup(std::uintptr_t ret, const std::string& inner) {
+    // The call that returns to ret, and the function it called.
+    Dwfl_Module* m = module_of(ret - 1);
+    if (!m) return {};
+    Dwarf_Addr bias = 0;
+    Dwarf_Die storage;
+    Dwarf_Die* cu = unit_of(m, ret - 1, &bias, &storage);
+    if (!cu) return {};
+    Dwarf_Die* scopes = nullptr;
+    const int n = scopes_at(cu, ret - 1 - bias, &scopes);
+    // Its DIE: the definition itself (a function of this unit), or a
+    // declaration whose linkage name finds the definition by its symbol.
+    Dwarf_Die callee;
+    bool found = false;
+    for (int i = 0; i < n && !found; ++i) {
+      Dwarf_Die child;
+      if (dwarf_child(&scopes[i], &child) == 0) do {
+          Dwarf_Addr r = 0;
+          if (call_site(&child, &r, &callee) && r == ret - 1 - bias) {
+            found = true;
+            break;
+          }
+        } while (dwarf_siblingof(&child, &child) == 0);
+      if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) break;
+    }
+    std::free(scopes);
+    if (!found) return {};
+    Dwarf_Addr low = 0, fbias = bias;
+    Dwarf_Die fstorage;
+    Dwarf_Die definition = callee;
+    if (dwarf_lowpc(&callee, &low) != 0) {
+      const std::string called = linkage_name(&callee);
+      GElf_Addr where = 0;
+      const int symbols = called.empty() ? 0 : dwfl_module_getsymtab(m);
+      for (int i = 1; i < symbols && !where; ++i) {
+        GElf_Sym sym;
+        GElf_Addr addr = 0;
+        const char* name = dwfl_module_getsym_info(m, i, &sym, &addr, nullptr, nullptr, nullptr);
+        if (name && GELF_ST_TYPE(sym.st_info) == STT_FUNC && called == name) where = addr;
+      }
+      Dwarf_Die* fcu = where ? unit_of(m, where, &fbias, &fstorage) : nullptr;
+      if (!fcu) return {};
+      const int k = scopes_at(fcu, where - fbias, &scopes);
+      found = false;
+      for (int i = 0; i < k && !found; ++i)
+        if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+          definition = scopes[i];
+          found = true;
+        }
+      std::free(scopes);
+      if (!found) return {};
+    }
+    std::vector<Dwarf_Addr> tails;
+    tail_calls_to(&definition, inner, tails, 0);
+    // One tail call to it: the jump's frames.
+    if (tails.size() != 1) return {};
+    return lookup(tails.front() + fbias);
+  }
+
   // The innermost scope under parent whose ranges hold pc, searching every
   // DIE (a scope may be nested in one whose ranges do not hold it).
   static bool innermost_scope(Dwarf_Die* parent, Dwarf_Addr pc, Dwarf_Die* out, int depth) {
@@ -169,22 +333,8 @@ class Symbolizer {
 
     std::vector<Frame> out;
     Dwarf_Addr bias = 0;
-    Dwarf_Die* cu = dwfl_module_addrdie(m, pc, &bias);
-    // clang emits no .debug_aranges (unless -gdwarf-aranges), the table
-    // dwfl_module_addrdie and dwfl_module_getsrc look addresses up in: a
-    // clang-built program's records had no file or line. The units'
-    // own ranges say the same, one unit at a time.
     Dwarf_Die found_cu;
-    if (!cu) {
-      Dwarf_Addr b = 0;
-      for (Dwarf_Die* c = dwfl_module_nextcu(m, nullptr, &b); c; c = dwfl_module_nextcu(m, c, &b))
-        if (dwarf_haspc(c, pc - b) == 1) {
-          found_cu = *c;
-          cu = &found_cu;
-          bias = b;
-          break;
-        }
-    }
+    Dwarf_Die* cu = unit_of(m, pc, &bias, &found_cu);
     const char* comp_dir = nullptr;
     if (cu) {
       Dwarf_Attribute attr;
@@ -210,18 +360,7 @@ class Symbolizer {
     // an inlined function into its abstract definition instead), as
     // eu-addr2line -i does.
     Dwarf_Die* scopes = nullptr;
-    int n = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
-    Dwarf_Die innermost;
-    bool found = n > 0;
-    if (found) innermost = scopes[0];
-    std::free(scopes);
-    scopes = nullptr;
-    // dwarf_getscopes looks for pc only under scopes whose ranges hold it,
-    // but GCC nests a lambda's operator() (a local class's method) in its
-    // enclosing function's DIE, whose ranges do not: a violation inside a
-    // lambda was placed at the header line of the op its body inlined.
-    if (!found && cu) found = innermost_scope(cu, pc - bias, &innermost, 0);
-    n = found ? dwarf_getscopes_die(&innermost, &scopes) : 0;
+    int n = cu ? scopes_at(cu, pc - bias, &scopes) : 0;
     Dwarf_Files* files = nullptr;
     size_t nfiles = 0;
     if (cu && dwarf_getsrcfiles(cu, &files, &nfiles) != 0) files = nullptr;
@@ -266,6 +405,7 @@ class Symbolizer {
   Dwfl* dwfl_ = nullptr;
   std::string self_ = self_path();
   std::unordered_map<std::uintptr_t, std::vector<Frame>> cache_;
+  std::map<std::pair<std::uintptr_t, std::string>, std::vector<Frame>> tail_cache_;
 };
 
 Symbolizer& symbolizer() {
@@ -317,7 +457,16 @@ std::vector<Frame> symbolize(const std::vector<void*>& stack) {
     // Return addresses point after the call; the line is the call's. The
     // innermost address is backtrace()'s own and is dropped as Self anyway.
     if (i > 0) pc -= 1;
-    for (Frame& f : symbolizer().frames_of(pc)) {
+    std::vector<Frame> frames = symbolizer().frames_of(pc);
+    // From a library function into the program: the program's call may
+    // have gone to a function of its own that jumped to that library
+    // function, leaving no frame (Symbolizer::tail_called).
+    if (i > 0 && !out.empty() && out.back().kind == ObjectKind::LibTorch && !frames.empty() &&
+        frames.front().kind == ObjectKind::Program && !out.back().function.empty()) {
+      std::vector<Frame> jumped = symbolizer().tail_called(pc + 1, out.back().function);
+      for (Frame& f : jumped) out.push_back(std::move(f));
+    }
+    for (Frame& f : frames) {
       if (f.kind == ObjectKind::Self) continue;
       out.push_back(std::move(f));
     }

@@ -87,6 +87,23 @@ TT_CASE(lambda_bug) {
   });
 }
 
+// An in-place op as a function's last statement compiles to a jump at -O2
+// (a tail call): the function leaves no frame on the stack, and the
+// violation was placed at its caller's line. (Defined after the case, so
+// its marker is the case's.)
+static torch::Tensor& scale_in_place(torch::Tensor& x, const torch::Tensor& s);
+
+TT_CASE(tail_call_bug) {
+  auto x = torch::randn({3}, cuda());
+  auto s = torch::full({3}, 2.0);
+  scale_in_place(x, s);
+  expect(x.defined(), "record mode continues");
+}
+
+__attribute__((noinline)) static torch::Tensor& scale_in_place(torch::Tensor& x, const torch::Tensor& s) {
+  return x.mul_(s); // BUG(tensor-mixed-device)
+}
+
 // A template whose arguments name long types (pytorch/examples' mnist trains
 // in a template over its data loader, whose type names the whole dataset
 // pipeline): the record's `function` and raise mode's line carry its name
