@@ -114,14 +114,22 @@ class Symbolizer {
     return m;
   }
 
+  // A function's mangled name from its DIE (or the declaration it
+  // completes), "" when it has none (internal linkage, a lambda).
+  static std::string linkage_name(Dwarf_Die* die) {
+    Dwarf_Attribute attr;
+    for (int at : {DW_AT_linkage_name, DW_AT_MIPS_linkage_name})
+      if (dwarf_attr_integrate(die, at, &attr))
+        if (const char* name = dwarf_formstring(&attr)) return name;
+    return {};
+  }
+
   // A function's name: its demangled linkage name when it has one, else
   // (internal linkage, as in an anonymous namespace) its name qualified by
   // the namespaces and classes around its declaration.
   static std::string die_function_name(Dwarf_Die* die) {
+    if (const std::string mangled = linkage_name(die); !mangled.empty()) return demangle(mangled.c_str());
     Dwarf_Attribute attr;
-    for (int at : {DW_AT_linkage_name, DW_AT_MIPS_linkage_name})
-      if (dwarf_attr_integrate(die, at, &attr))
-        if (const char* mangled = dwarf_formstring(&attr)) return demangle(mangled);
     const char* name = dwarf_diename(die);
     if (!name) return "";
     // From an inlined or out-of-line instance to the declaration.
@@ -216,14 +224,6 @@ class Symbolizer {
     if (dwarf_attr(die, DW_AT_call_tail_call, &attr) || dwarf_attr(die, DW_AT_GNU_tail_call, &attr))
       dwarf_formflag(&attr, &tail);
     return tail;
-  }
-
-  static std::string linkage_name(Dwarf_Die* die) {
-    Dwarf_Attribute attr;
-    for (int at : {DW_AT_linkage_name, DW_AT_MIPS_linkage_name})
-      if (dwarf_attr_integrate(die, at, &attr))
-        if (const char* name = dwarf_formstring(&attr)) return name;
-    return {};
   }
 
   // An address in each tail call to `callee` (a demangled signature) under
@@ -386,8 +386,7 @@ class Symbolizer {
         // The symbol pc is in names this concrete function exactly (a
         // lambda's `main::{lambda()#2}::operator()() const`) where its DIE
         // has no linkage name.
-        Dwarf_Attribute attr;
-        const bool linkage = dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &attr) != nullptr;
+        const bool linkage = !linkage_name(&scopes[i]).empty();
         const std::string name = linkage || base.function.empty() ? die_function_name(&scopes[i]) : base.function;
         if (!name.empty()) f.function = name;
         f.inlined = false;
