@@ -204,6 +204,16 @@ void report_discarded_cast(const Violation& v, const std::vector<void*>& stack) 
     const Placement where = place(ViolationKind::DiscardedCast, false, frames);
     dump_frames(frames, where);
     if (where.frame == npos) return;  // a library's conversion
+    // Kept in a variable and only its shape read (`auto batch = b.to(d);
+    // if (batch.size(0) < n) continue;`): no op reads its memory, but it is
+    // destroyed at its scope's end, not at its statement's. A temporary dies
+    // on the line of the call that made it, in the same function.
+    const std::vector<Frame> freed = symbolize(capture_stack());
+    const Placement end = place(ViolationKind::DiscardedCast, false, freed);
+    if (end.frame != npos) {
+      const Frame &made = frames[where.frame], &died = freed[end.frame];
+      if (died.file == made.file && died.function == made.function && died.line != 0 && died.line != made.line) return;
+    }
     const tt::ValidationRecord r = to_record(v, where, frames);
     if (config().mode == Mode::Record) {
       write(r);

@@ -28,4 +28,14 @@ TT_CASE(discard_clean) {
   unused->to(cuda());  // the library's conversions, even if the module is never used
   auto unread = x.to(torch::kDouble);  // kept, never read, outlives other ops: not discarded at the statement
   expect(x.abs().sum().item<float>() >= 0, "other work");
+  // Kept, only its shape read, then dropped with no op between: the last,
+  // incomplete batch skipped. It dies at its scope's end, not its statement's.
+  double total = 0;
+  for (auto& b : torch::arange(50, torch::kFloat).split(8)) {
+    auto batch = b.to(cuda());
+    if (batch.size(0) < 8)
+      continue;
+    total += batch.sum().item<double>();
+  }
+  expect(total == 1128, "the full batches are summed");
 }
