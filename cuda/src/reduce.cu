@@ -136,6 +136,22 @@ __device__ S load_partial(const S* p) {
   return s;
 }
 
+// The semaphore of a split reduction (ATen's reduce_kernel keeps one the
+// same way): called by every thread of a block once the threads that stored
+// its partial states have each fenced them, it counts the block in
+// *counter and is true, in every thread, for the block that arrives last,
+// which may then read all partials (after the acquire fence here). That
+// block sets the counter back to zero for the next reduction on the stream.
+__device__ bool last_to_arrive(unsigned* counter, int parts) {
+  __shared__ bool last;
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0) last = atomicAdd(counter, 1u) == static_cast<unsigned>(parts - 1);
+  __syncthreads();
+  const bool mine = last;
+  if (mine) __threadfence();  // the partials are read after the count (acquire)
+  return mine;
+}
+
 // inner == 1: block (p, y) reduces segment p of rows y, y + gridDim.y, ...
 // (gridDim.y is capped at 65535) straight into the outputs when a row is
 // one segment (parts == 1). Split rows (parts > 1, then one row per y) are
@@ -159,15 +175,11 @@ __global__ void reduce_rows(const T* in, int64_t outer, int64_t r, int parts, ty
       if (threadIdx.x == 0) finish<T, R, O>(s, o, out, indices, scale);
       continue;
     }
-    __shared__ bool last;
     if (threadIdx.x == 0) {
       partial[o * parts + blockIdx.x] = s;
       __threadfence();  // the partial is visible to every block before the count says it is there
-      last = atomicAdd(&arrivals[o], 1u) == static_cast<unsigned>(parts - 1);
     }
-    __syncthreads();
-    if (last) {
-      __threadfence();  // and read after the count (acquire)
+    if (last_to_arrive(&arrivals[o], parts)) {
       typename R::S t = R::init();
       for (int p = threadIdx.x; p < parts; p += blockDim.x) t = R::combine(t, load_partial(&partial[o * parts + p]));
       t = block_reduce<R>(t);
@@ -177,6 +189,19 @@ __global__ void reduce_rows(const T* in, int64_t outer, int64_t r, int parts, ty
       }
     }
   }
+}
+
+// A column block's states of each output (its lane x), the thread (x, 0)'s
+// combined with those of (x, 1), (x, 2), ... in order; the other threads
+// keep their own. `shared` holds kThreads states; the caller syncs before
+// it is written again.
+template <class R>
+__device__ typename R::S combine_over_y(typename R::S s, typename R::S* shared) {
+  shared[threadIdx.y * blockDim.x + threadIdx.x] = s;
+  __syncthreads();
+  if (threadIdx.y == 0)
+    for (unsigned y = 1; y < blockDim.y; ++y) s = R::combine(s, shared[y * blockDim.x + threadIdx.x]);
+  return s;
 }
 
 // Elements a column reduction's thread loads before it adds any: 64 bytes
@@ -202,7 +227,6 @@ __global__ void reduce_cols(const T* in, int64_t outer, int64_t r, int64_t inner
                             unsigned* arrivals, O* out, int64_t* indices, double scale) {
   using S = typename R::S;
   __shared__ S shared[kThreads];
-  __shared__ bool last;
   const int64_t n = outer * inner, lanes = blockDim.x, ys = blockDim.y;
   const int64_t seg = (r + parts - 1) / parts;
   const int64_t begin = static_cast<int64_t>(blockIdx.y) * seg, end = begin + seg < r ? begin + seg : r;
@@ -229,11 +253,7 @@ __global__ void reduce_cols(const T* in, int64_t outer, int64_t r, int64_t inner
           if (j + u * ys < end) R::add(s, x[u], j + u * ys);
       }
     }
-    // The blockDim.y states of each output, combined by its y == 0 thread.
-    shared[t] = s;
-    __syncthreads();
-    if (threadIdx.y == 0)
-      for (int64_t y = 1; y < ys; ++y) s = R::combine(s, shared[y * lanes + threadIdx.x]);
+    s = combine_over_y<R>(s, shared);
     if (parts == 1) {
       if (threadIdx.y == 0 && w < n) finish<T, R, O>(s, w, out, indices, scale);
     } else {
@@ -241,25 +261,17 @@ __global__ void reduce_cols(const T* in, int64_t outer, int64_t r, int64_t inner
         partial[(cb * parts + blockIdx.y) * lanes + threadIdx.x] = s;
         __threadfence();  // each partial is visible to every block before the count says it is there
       }
-      __syncthreads();
-      if (t == 0) last = atomicAdd(&arrivals[cb], 1u) == static_cast<unsigned>(parts - 1);
-      __syncthreads();
-      if (last) {
-        __threadfence();  // and read after the count (acquire)
+      if (last_to_arrive(&arrivals[cb], parts)) {
         S u = R::init();
         if (w < n)
           for (int64_t p = threadIdx.y; p < parts; p += ys)
             u = R::combine(u, load_partial(&partial[(cb * parts + p) * lanes + threadIdx.x]));
-        shared[t] = u;
-        __syncthreads();
-        if (threadIdx.y == 0 && w < n) {
-          for (int64_t y = 1; y < ys; ++y) u = R::combine(u, shared[y * lanes + threadIdx.x]);
-          finish<T, R, O>(u, w, out, indices, scale);
-        }
+        u = combine_over_y<R>(u, shared);
+        if (threadIdx.y == 0 && w < n) finish<T, R, O>(u, w, out, indices, scale);
         if (t == 0) arrivals[cb] = 0;
       }
     }
-    __syncthreads();  // shared[] and last are rewritten for the next block of columns
+    __syncthreads();  // shared[] is rewritten for the next block of columns
   }
 }
 
