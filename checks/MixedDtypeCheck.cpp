@@ -2,10 +2,10 @@
 
 #include "MixedDtypeCheck.h"
 #include "analysis/Escapes.h"
+#include "analysis/Exprs.h"
 #include "analysis/Modules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/StringSwitch.h"
 #include <optional>
 
 namespace clang::tidy::tensor {
@@ -23,15 +23,11 @@ bool holdsValuesElsewhere(QualType T, const ApiModel &Api) {
     return false;
   if (Api.isTensorValueType(T.getUnqualifiedType()))
     return true;
-  if (!RD->isInStdNamespace() || !RD->getIdentifier())
-    return false;
-  return llvm::StringSwitch<bool>(RD->getName())
-      .Cases("vector", "basic_string", "deque", "list", "forward_list", true)
-      .Cases("map", "multimap", "set", "multiset", true)
-      .Cases("unordered_map", "unordered_multimap", "unordered_set",
-             "unordered_multiset", true)
-      .Cases("shared_ptr", "unique_ptr", "function", true)
-      .Default(false);
+  return analysis::isStdAnyOf(
+      RD, {"vector", "basic_string", "deque", "list", "forward_list", "map",
+           "multimap", "set", "multiset", "unordered_map", "unordered_multimap",
+           "unordered_set", "unordered_multiset", "shared_ptr", "unique_ptr",
+           "function"});
 }
 bool floatingAndDifferent(const DTypeFact &A, const DTypeFact &B) {
   return A.isKnown() && B.isKnown() && isFloating(A.Type) &&

@@ -286,15 +286,23 @@ DeviceFact computeFixedDevice(Session &, const FieldDecl *F,
 }
 
 // A constructor's Device parameter as the class's other methods see it:
-// the fixed Device member it initialises; unknown when there is none.
+// the fixed Device member it initialises; or, given the method \p In that
+// reads it, a Device member read as a field there (fieldDevice); unknown
+// when there is none.
 DeviceFact parameterAsMember(Session &S, const CXXConstructorDecl *Ctor,
-                             const ParmVarDecl *P, const ApiModel &Api) {
+                             const ParmVarDecl *P, const ApiModel &Api,
+                             const FunctionDecl *In = nullptr) {
   for (const CXXCtorInitializer *Init : Ctor->inits())
     if (const FieldDecl *G = Init->getMember();
-        G && Init->isWritten() && referencedVar(Init->getInit()) == P)
+        G && Init->isWritten() && referencedVar(Init->getInit()) == P) {
       if (DeviceFact D = fixedDeviceMember(S, G, Api);
           D.Kind == FactKind::Symbolic)
         return D;
+      if (In && isDevice(G->getType(), Api))
+        if (DeviceFact D = fieldDevice(S, G, In, Api);
+            D.Kind == FactKind::Symbolic)
+          return D;
+    }
   return DeviceFact::unknown();
 }
 
@@ -702,17 +710,8 @@ DeviceFact memberDeviceFromParameter(Session &S, const FieldDecl *F,
                         : nullptr;
     if (!P)
       return DeviceFact::unknown();
-    DeviceFact M = DeviceFact::unknown();
-    for (const CXXCtorInitializer *Init : Ctor->inits())
-      if (const FieldDecl *G = Init->getMember();
-          G && Init->isWritten() && isDevice(G->getType(), Api) &&
-          referencedVar(Init->getInit()) == P) {
-        // As In reads `this->G` (evalDevice).
-        M = fixedDeviceMember(S, G, Api);
-        if (M.Kind == FactKind::Unknown)
-          M = fieldDevice(S, G, In, Api);
-        break;
-      }
+    // As In reads `this->G` (evalDevice).
+    const DeviceFact M = parameterAsMember(S, Ctor, P, Api, In);
     if (M.Kind != FactKind::Symbolic ||
         (R.Kind == FactKind::Symbolic && R.Symbol != M.Symbol))
       return DeviceFact::unknown();

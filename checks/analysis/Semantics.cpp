@@ -1317,10 +1317,8 @@ ModuleFact FunctionAnalyzer::evalModule(const Expr *E) {
     // done to that object (its module's to() moves a registered child in
     // place), which is not followed here. Only an expression that builds a
     // module is where it was built.
-    if (const Expr *S = strip(E);
-        S &&
-        (isa<MemberExpr, ArraySubscriptExpr, UnaryOperator, DeclRefExpr>(S) ||
-         isa<CXXOperatorCallExpr>(S)))
+    if (isa_and_nonnull<MemberExpr, ArraySubscriptExpr, UnaryOperator,
+                        DeclRefExpr, CXXOperatorCallExpr>(strip(E)))
       return ModuleFact::unknown();
     // A module built here.
     return E ? builtModule(E) : ModuleFact::unknown();
